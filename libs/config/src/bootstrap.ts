@@ -1,0 +1,49 @@
+import { ConfigError } from './config-error';
+
+/**
+ * Runs an app's start function. A configuration error prints its one line and exits 1;
+ * any other start failure prints the error and exits 1 too, so a supervisor sees a dead process, not a zombie.
+ */
+export function bootstrap(app: string, start: () => Promise<unknown>): void {
+  start().catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${app}: ${error.message}\n`);
+    } else {
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      process.stderr.write(`${app}: failed to start: ${detail}\n`);
+    }
+    process.exit(1);
+  });
+}
+
+export interface Closable {
+  close(): Promise<void>;
+}
+
+/**
+ * SIGTERM or SIGINT: close the app (finishing in-flight work, releasing locks), then exit 0.
+ * A second signal while closing exits at once with 1.
+ */
+export function closeOnSignals(app: Closable, log: (message: string) => void): void {
+  let closing = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (closing) {
+      log(`${signal} again while stopping; exiting now`);
+      process.exit(1);
+    }
+    closing = true;
+    log(`${signal} received; stopping`);
+    app.close().then(
+      () => {
+        log('stopped');
+        process.exit(0);
+      },
+      (error: Error) => {
+        log(`error while stopping: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

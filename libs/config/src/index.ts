@@ -1,0 +1,4 @@
+export * from './base.env';
+export * from './bootstrap';
+export * from './config-error';
+export * from './load-config';

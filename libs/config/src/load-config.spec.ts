@@ -1,0 +1,34 @@
+import { BaseEnv } from './base.env';
+import { ConfigError } from './config-error';
+import { loadConfig } from './load-config';
+
+describe('loadConfig', () => {
+  const valid = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/hookrail' };
+
+  it('builds a typed config with defaults', () => {
+    const config = loadConfig(BaseEnv, { ...valid, KAFKA_BROKERS: 'a:9092, b:9093' });
+    expect(config.KAFKA_BROKERS).toEqual(['a:9092', 'b:9093']);
+    expect(config.LOG_LEVEL).toBe('info');
+  });
+
+  it('names a missing variable', () => {
+    expect(() => loadConfig(BaseEnv, {})).toThrow(new ConfigError('configuration error: DATABASE_URL is required but not set'));
+  });
+
+  it('names a malformed variable without echoing its value', () => {
+    const secret = 'mysql://user:hunter2@db/x';
+    let message = '';
+    try {
+      loadConfig(BaseEnv, { DATABASE_URL: secret });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^configuration error: DATABASE_URL is invalid: must be a postgres:\/\/ URL/);
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('rejects a bad broker list and an unknown log level', () => {
+    expect(() => loadConfig(BaseEnv, { ...valid, KAFKA_BROKERS: 'nohost' })).toThrow(/KAFKA_BROKERS is invalid/);
+    expect(() => loadConfig(BaseEnv, { ...valid, LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL is invalid: must be one of/);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * Kafka header names. CloudEvents attributes follow the Kafka protocol binding (binary mode):
+ * https://github.com/cloudevents/spec/blob/v1.0.2/cloudevents/bindings/kafka-protocol-binding.md
+ */
+export const CE_HEADERS = {
+  specversion: 'ce_specversion',
+  id: 'ce_id',
+  source: 'ce_source',
+  type: 'ce_type',
+  time: 'ce_time',
+  subject: 'ce_subject',
+  traceparent: 'ce_traceparent',
+  contentType: 'content-type',
+} as const;
+
+/** Headers hookrail adds to dead letters and replays. */
+export const HOOKRAIL_HEADERS = {
+  replayCount: 'hookrail_replay_count',
+  dltTopic: 'hookrail_dlt_original_topic',
+  dltPartition: 'hookrail_dlt_original_partition',
+  dltOffset: 'hookrail_dlt_original_offset',
+  dltGroup: 'hookrail_dlt_group',
+  dltEventId: 'hookrail_dlt_event_id',
+  dltErrorClass: 'hookrail_dlt_error_class',
+  dltErrorMessage: 'hookrail_dlt_error_message',
+  dltErrorStack: 'hookrail_dlt_error_stack',
+  dltAttempts: 'hookrail_dlt_attempts',
+  dltFirstFailureAt: 'hookrail_dlt_first_failure_at',
+  dltLastFailureAt: 'hookrail_dlt_last_failure_at',
+} as const;

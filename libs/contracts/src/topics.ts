@@ -1,0 +1,20 @@
+/** Topics that carry events from the outbox to the consumer groups. */
+export const TOPICS = {
+  shopOrders: 'shop.orders',
+  /** Events from webhook sources whose type hookrail has no schema for: routed, never dropped. */
+  inbound: 'hookrail.inbound',
+} as const;
+
+/** The consumer services shipped with hookrail; each is one Kafka consumer group. */
+export const CONSUMER_GROUPS = ['ledger', 'notifier', 'agent'] as const;
+export type ConsumerGroupName = (typeof CONSUMER_GROUPS)[number];
+
+/** Dead letters of group `g` go to `g.dlt`. */
+export const dltTopic = (group: string): string => `${group}.dlt`;
+/** Replays for group `g` arrive on `g.replay`, which only `g` consumes. */
+export const replayTopic = (group: string): string => `${group}.replay`;
+
+/** Every topic the project needs, as `topics:create` makes them. */
+export function projectTopics(groups: readonly string[] = CONSUMER_GROUPS): string[] {
+  return [...Object.values(TOPICS), ...groups.flatMap((group) => [dltTopic(group), replayTopic(group)])];
+}

@@ -1,0 +1,47 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+
+export const APP_ENTRIES = {
+  ingress: 'apps/ingress/src/main.ts',
+  relay: 'apps/relay/src/main.ts',
+  consumers: 'apps/consumers/src/main.ts',
+} as const;
+
+/** A real app process (what `npm run start:<app>` runs), with its output collected for assertions. */
+export class AppProcess {
+  readonly child: ChildProcess;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(entry: string, env: NodeJS.ProcessEnv) {
+    this.child = spawn(process.execPath, ['-r', '@swc-node/register', entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
+    this.child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  static start(app: keyof typeof APP_ENTRIES, env: NodeJS.ProcessEnv): AppProcess {
+    return new AppProcess(APP_ENTRIES[app], env);
+  }
+
+  /** Parsed JSON log lines so far. */
+  logLines(): Array<Record<string, unknown>> {
+    return this.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+  }
+}
+
+/** The environment of the test run without anything that would change an app's configuration. */
+export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _db, HOOKRAIL_SOURCES: _sources, ADMIN_TOKEN: _token, PORT: _port, CONSUMER_GROUPS: _groups, ...rest } = process.env;
+  return { ...rest, LOG_LEVEL: 'info', ...extra };
+}

@@ -1,0 +1,26 @@
+// Waits until a kafkajs admin call succeeds against KAFKA_BROKERS, or fails after READY_TIMEOUT_SECONDS.
+const { Kafka, logLevel } = require('kafkajs');
+
+const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
+const deadline = Date.now() + Number(process.env.READY_TIMEOUT_SECONDS || 90) * 1000;
+
+async function main() {
+  for (;;) {
+    const admin = new Kafka({ clientId: 'hookrail-ready', brokers, logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+    try {
+      await admin.connect();
+      await admin.describeCluster();
+      await admin.disconnect();
+      return;
+    } catch (error) {
+      await admin.disconnect().catch(() => undefined);
+      if (Date.now() > deadline) throw new Error(`no broker answered at ${brokers.join(',')}: ${error.message}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(`kafka: ${error.message}`);
+  process.exit(1);
+});

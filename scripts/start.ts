@@ -1,0 +1,66 @@
+// npm start — everything on one machine: Kafka (when none is reachable), migrations, topics, and the three apps
+// with prefixed logs. Ctrl-C stops the apps, and the broker too when this command started it.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
+import path from 'node:path';
+import concurrently from 'concurrently';
+
+const root = path.resolve(__dirname, '..');
+
+function reachable(hostPort: string): Promise<boolean> {
+  const separator = hostPort.lastIndexOf(':');
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostPort.slice(0, separator), port: Number(hostPort.slice(separator + 1)), timeout: 1000 });
+    socket.once('connect', () => socket.end(() => resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => resolve(false));
+  });
+}
+
+function step(script: string): void {
+  const result = spawnSync('npm', ['run', '--silent', script], { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    console.error(`start: npm run ${script} failed; not starting the apps`);
+    process.exit(1);
+  }
+}
+
+async function main(): Promise<void> {
+  process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/hookrail';
+  process.env.KAFKA_BROKERS ||= '127.0.0.1:9092';
+  process.env.HOOKRAIL_SOURCES ||= path.join(root, 'config/sources.example.json');
+  if (!process.env.ADMIN_TOKEN) {
+    process.env.ADMIN_TOKEN = randomBytes(24).toString('hex');
+    console.log(`start: ADMIN_TOKEN was not set; this run's admin token is ${process.env.ADMIN_TOKEN}`);
+  }
+  let startedKafka = false;
+  if (!(await reachable(process.env.KAFKA_BROKERS.split(',')[0]))) {
+    execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'up'], { stdio: 'inherit' });
+    startedKafka = true;
+  }
+  step('db:migrate');
+  step('topics:create');
+
+  process.on('SIGINT', () => undefined); // concurrently forwards it to the apps; we clean up after they exit
+  process.on('SIGTERM', () => undefined);
+  const { result } = concurrently(
+    [
+      { command: 'npm run --silent start:ingress', name: 'ingress', prefixColor: 'cyan' },
+      { command: 'npm run --silent start:relay', name: 'relay', prefixColor: 'magenta' },
+      { command: 'npm run --silent start:consumers', name: 'consumers', prefixColor: 'green' },
+    ],
+    { prefix: 'name', killOthersOn: ['failure'], cwd: root },
+  );
+  const ok = await result.then(
+    () => true,
+    () => false,
+  );
+  if (startedKafka) execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'down'], { stdio: 'inherit' });
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((error: Error) => {
+  console.error(`start: ${error.message}`);
+  process.exit(1);
+});

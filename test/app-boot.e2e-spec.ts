@@ -1,0 +1,49 @@
+import { AppProcess, cleanEnv, createTestDatabase, TestDatabase, waitFor } from '@app/testing';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+describe('the three apps as processes', () => {
+  let database: TestDatabase;
+  const sources = path.join(os.tmpdir(), `hookrail-boot-sources-${process.pid}.json`);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    writeFileSync(sources, '[]');
+  });
+
+  afterAll(() => database.drop());
+
+  it.each(['ingress', 'relay', 'consumers'] as const)('%s exits 1 with one line naming a missing DATABASE_URL', async (app) => {
+    const child = AppProcess.start(app, cleanEnv({ HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
+    const { code } = await child.exited;
+    expect(code).toBe(1);
+    expect(child.stderr.trim().split('\n')).toEqual([`${app}: configuration error: DATABASE_URL is required but not set`]);
+  });
+
+  it.each(['ingress', 'relay', 'consumers'] as const)('%s exits 1 naming a malformed DATABASE_URL', async (app) => {
+    const child = AppProcess.start(app, cleanEnv({ DATABASE_URL: 'not a url', HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
+    const { code } = await child.exited;
+    expect(code).toBe(1);
+    expect(child.stderr.trim()).toMatch(new RegExp(`^${app}: configuration error: DATABASE_URL is invalid: [^\\n]+$`));
+  });
+
+  it.each(['relay', 'consumers'] as const)('%s logs that it started and stops cleanly on SIGTERM', async (app) => {
+    const child = AppProcess.start(app, cleanEnv({ DATABASE_URL: database.url }));
+    await waitFor(() => child.logLines().some((line) => line.msg === `${app} started`), { what: `${app} started` });
+    child.signal('SIGTERM');
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(child.logLines().some((line) => line.msg === 'stopped')).toBe(true);
+  });
+
+  it('ingress serves GET /healthz and stops cleanly on SIGTERM', async () => {
+    const port = String(20000 + (process.pid % 10000));
+    const child = AppProcess.start('ingress', cleanEnv({ DATABASE_URL: database.url, HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32), PORT: port }));
+    await waitFor(() => child.logLines().some((line) => line.msg === 'ingress started'), { what: 'ingress started' });
+    const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+    child.signal('SIGTERM');
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
