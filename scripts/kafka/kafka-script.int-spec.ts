@@ -1,18 +1,23 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-// A second broker on its own ports and state dir, so the suite's broker is never touched.
-const env = {
-  ...process.env,
-  KAFKA_PORT: '19092',
-  KAFKA_CONTROLLER_PORT: '19093',
-  KAFKA_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'hookrail-kafka-script-')),
-  KAFKA_HEAP: '256m',
-};
 const script = path.join(__dirname, 'kafka.sh');
+let env: NodeJS.ProcessEnv;
+let port: number;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port: free } = server.address() as { port: number };
+      server.close(() => resolve(free));
+    });
+  });
+}
 
 function run(command: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
@@ -31,9 +36,21 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 describe('scripts/kafka/kafka.sh', () => {
+  // A second broker on free ports and its own state dir, so the suite's broker is never touched.
+  beforeAll(async () => {
+    port = await freePort();
+    env = {
+      ...process.env,
+      KAFKA_PORT: String(port),
+      KAFKA_CONTROLLER_PORT: String(await freePort()),
+      KAFKA_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'hookrail-kafka-script-')),
+      KAFKA_HEAP: '256m',
+    };
+  });
+
   afterAll(async () => {
     await run('down');
-    rmSync(env.KAFKA_STATE_DIR, { recursive: true, force: true });
+    rmSync(env.KAFKA_STATE_DIR as string, { recursive: true, force: true });
   });
 
   it('starts one broker however often it is asked, reports it, and stops it', async () => {
@@ -41,20 +58,20 @@ describe('scripts/kafka/kafka.sh', () => {
 
     const first = await run('up');
     expect(first.code).toBe(0);
-    expect(await portOpen(19092)).toBe(true);
-    const pid = readFileSync(path.join(env.KAFKA_STATE_DIR, 'broker.pid'), 'utf8').trim();
+    expect(await portOpen(port)).toBe(true);
+    const pid = readFileSync(path.join(env.KAFKA_STATE_DIR as string, 'broker.pid'), 'utf8').trim();
 
     const second = await run('up');
     expect(second.code).toBe(0);
     expect(second.output).toContain('already running');
-    expect(readFileSync(path.join(env.KAFKA_STATE_DIR, 'broker.pid'), 'utf8').trim()).toBe(pid);
+    expect(readFileSync(path.join(env.KAFKA_STATE_DIR as string, 'broker.pid'), 'utf8').trim()).toBe(pid);
 
     const status = await run('status');
     expect(status.code).toBe(0);
     expect(status.output).toContain(`running (pid ${pid}`);
 
     expect((await run('down')).code).toBe(0);
-    expect(await portOpen(19092)).toBe(false);
+    expect(await portOpen(port)).toBe(false);
     expect(() => process.kill(Number(pid), 0)).toThrow();
     expect((await run('status')).code).toBe(3);
 

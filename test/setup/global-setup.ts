@@ -22,5 +22,10 @@ export default async function globalSetup(): Promise<void> {
     execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'up'], { stdio: 'inherit' });
     process.env.HOOKRAIL_TEST_STARTED_KAFKA = '1';
   }
-  execFileSync(process.execPath, ['-r', '@swc-node/register', 'libs/testing/src/cli/prepare-template.command.ts'], { cwd: root, stdio: 'inherit' });
+  // Workers inherit this: their databases carry the run's id, so parallel runs on one server never collide.
+  process.env.HOOKRAIL_TEST_RUN = String(process.pid);
+  execFileSync(process.execPath, ['-r', '@swc-node/register', 'libs/testing/src/cli/test-databases.command.ts', 'prepare', String(process.pid)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }

@@ -1,1 +1,3 @@
+export * from './outbox';
+export * from './outbox-lanes';
 export * from './outbox-message.entity';

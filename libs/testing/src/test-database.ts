@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { migrate } from '@app/db';
-import { withDatabase } from '@app/db';
+import { migrate, withDatabase } from '@app/db';
 
-/** The server tests run against; its databases are named hookrail_test_*, never the development database. */
+/** The server tests run against; their databases are named hookrail_test_*, never the development database. */
 export const TEST_SERVER_URL = process.env.HOOKRAIL_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEMPLATE_DATABASE = 'hookrail_test_template';
+
+/** One test run (one jest invocation) owns the databases tagged with its id, so parallel runs never collide. */
+function runId(): string {
+  const id = process.env.HOOKRAIL_TEST_RUN;
+  if (!id) throw new Error('HOOKRAIL_TEST_RUN is not set: run tests through jest (its global setup sets it)');
+  return id;
+}
+
+export const templateDatabase = (run = runId()): string => `hookrail_test_${run}_template`;
 
 async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: withDatabase(TEST_SERVER_URL, 'postgres') });
@@ -17,16 +24,32 @@ async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** Once per test run: a freshly migrated template, and no databases left over from earlier runs. */
-export async function prepareTemplateDatabase(): Promise<void> {
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Drops this run's databases, or with `staleOnly` those of earlier runs whose process is gone. */
+export async function dropTestDatabases({ run, staleOnly }: { run?: string; staleOnly?: boolean }): Promise<void> {
   await admin(async (client) => {
-    const stale = await client.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'hookrail\\_test\\_%' OR datname LIKE 'hookrail\\_drift\\_%'",
-    );
-    for (const { datname } of stale.rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${TEMPLATE_DATABASE}"`);
+    const found = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'hookrail\\_test\\_%'");
+    for (const { datname } of found.rows) {
+      const owner = datname.split('_')[2];
+      const drop = staleOnly ? !processAlive(Number(owner)) : owner === run;
+      if (drop) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    }
   });
-  await migrate(withDatabase(TEST_SERVER_URL, TEMPLATE_DATABASE));
+}
+
+/** Once per test run: a freshly migrated template for this run. */
+export async function prepareTemplateDatabase(run: string): Promise<void> {
+  await dropTestDatabases({ staleOnly: true });
+  await admin((client) => client.query(`CREATE DATABASE "${templateDatabase(run)}"`));
+  await migrate(withDatabase(TEST_SERVER_URL, templateDatabase(run)));
 }
 
 export interface TestDatabase {
@@ -35,10 +58,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A database of its own for one test file, cloned from the migrated template in milliseconds. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `hookrail_test_${randomBytes(6).toString('hex')}`;
-  await admin((client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`));
+async function create(template?: string): Promise<TestDatabase> {
+  const name = `hookrail_test_${runId()}_${randomBytes(5).toString('hex')}`;
+  await admin((client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`));
   return {
     name,
     url: withDatabase(TEST_SERVER_URL, name),
@@ -46,13 +68,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** A database of its own for one test file, cloned from the migrated template in milliseconds. */
+export const createTestDatabase = (): Promise<TestDatabase> => create(templateDatabase());
+
 /** An empty database (no migrations), for tests of the migrations themselves. */
-export async function createEmptyDatabase(): Promise<TestDatabase> {
-  const name = `hookrail_test_${randomBytes(6).toString('hex')}`;
-  await admin((client) => client.query(`CREATE DATABASE "${name}"`));
-  return {
-    name,
-    url: withDatabase(TEST_SERVER_URL, name),
-    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
-  };
-}
+export const createEmptyDatabase = (): Promise<TestDatabase> => create();

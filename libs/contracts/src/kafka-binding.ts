@@ -1,0 +1,75 @@
+import { CLOUDEVENTS_SPEC_VERSION, CloudEvent } from './cloudevent';
+import { CE_HEADERS } from './headers';
+
+/** A Kafka record as hookrail writes it: CloudEvents Kafka protocol binding, binary content mode. */
+export interface KafkaRecord {
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+}
+
+const CORE_ATTRIBUTES = new Set(['specversion', 'id', 'source', 'type', 'time', 'subject', 'datacontenttype', 'data']);
+
+/** CloudEvent → Kafka record: data is the value, each attribute a `ce_` header, the subject (aggregate id) the key. */
+export function toKafkaRecord(event: CloudEvent): KafkaRecord {
+  const headers: Record<string, string> = {
+    [CE_HEADERS.specversion]: event.specversion,
+    [CE_HEADERS.id]: event.id,
+    [CE_HEADERS.source]: event.source,
+    [CE_HEADERS.type]: event.type,
+    [CE_HEADERS.time]: event.time,
+    [CE_HEADERS.contentType]: event.datacontenttype,
+  };
+  if (event.subject) headers[CE_HEADERS.subject] = event.subject;
+  for (const [name, value] of Object.entries(event)) {
+    if (!CORE_ATTRIBUTES.has(name) && value !== undefined && value !== null) headers[`ce_${name}`] = String(value);
+  }
+  return { key: event.subject ?? event.id, value: JSON.stringify(event.data), headers };
+}
+
+export class MalformedRecordError extends Error {
+  override name = 'MalformedRecordError';
+}
+
+type RawHeaders = Record<string, Buffer | string | (Buffer | string)[] | undefined> | undefined;
+
+function header(headers: RawHeaders, name: string): string | undefined {
+  const raw = headers?.[name];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value === undefined ? undefined : value.toString();
+}
+
+/** Kafka record → CloudEvent; a record that is not a binary-mode CloudEvent with JSON data is malformed (poison). */
+export function fromKafkaRecord(record: { key?: Buffer | string | null; value: Buffer | string | null; headers?: RawHeaders }): CloudEvent {
+  const required = ['specversion', 'id', 'source', 'type'] as const;
+  const attributes: Record<string, string> = {};
+  for (const name of required) {
+    const value = header(record.headers, `ce_${name}`);
+    if (!value) throw new MalformedRecordError(`missing header ce_${name}`);
+    attributes[name] = value;
+  }
+  if (attributes.specversion !== CLOUDEVENTS_SPEC_VERSION) throw new MalformedRecordError(`unsupported specversion ${attributes.specversion}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(record.value?.toString() ?? 'null');
+  } catch {
+    throw new MalformedRecordError('value is not JSON');
+  }
+  const extensions: Record<string, string> = {};
+  for (const name of Object.keys(record.headers ?? {})) {
+    if (!name.startsWith('ce_')) continue;
+    const attribute = name.slice(3);
+    if (!CORE_ATTRIBUTES.has(attribute)) extensions[attribute] = header(record.headers, name) as string;
+  }
+  return {
+    ...extensions,
+    specversion: CLOUDEVENTS_SPEC_VERSION,
+    id: attributes.id,
+    source: attributes.source,
+    type: attributes.type,
+    time: header(record.headers, CE_HEADERS.time) ?? new Date(0).toISOString(),
+    datacontenttype: 'application/json',
+    subject: header(record.headers, CE_HEADERS.subject) ?? record.key?.toString() ?? undefined,
+    data,
+  };
+}
