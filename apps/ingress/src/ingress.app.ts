@@ -2,13 +2,30 @@ import { createLogger, NestLogger } from '@app/logger';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IngressEnv } from './config/ingress.env';
+import { logRequest } from './http/request-log';
 import { IngressModule } from './ingress.module';
+import { IngressMetrics } from './metrics/ingress.metrics';
+import { loadSources } from './sources/sources.loader';
+import { SourceRegistry } from './sources/source-registry';
 
 /** Builds the ingress HTTP app (not yet listening); main.ts and the tests both start it through here. */
 export async function createIngressApp(config: IngressEnv): Promise<NestFastifyApplication> {
   const logger = createLogger('ingress', config.LOG_LEVEL);
-  const app = await NestFactory.create<NestFastifyApplication>(IngressModule.forRoot(config, logger), new FastifyAdapter(), {
+  const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
+  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, logger: false, return503OnClosing: true });
+  const fastify = adapter.getInstance();
+  // Signatures are checked on the exact bytes received: every body stays a Buffer; use cases parse it after.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
+
+  const app = await NestFactory.create<NestFastifyApplication>(IngressModule.forRoot(config, logger, sources), adapter, {
     logger: new NestLogger(logger),
+    bodyParser: false,
+  });
+  const metrics = app.get(IngressMetrics);
+  fastify.addHook('onResponse', async (request, reply) => {
+    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    logRequest(logger, request, reply);
   });
   return app;
 }

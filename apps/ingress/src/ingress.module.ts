@@ -1,17 +1,46 @@
 import { DatabaseModule } from '@app/db';
 import { LoggerModule } from '@app/logger';
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { Logger } from 'pino';
 import { IngressEnv } from './config/ingress.env';
+import { EventsController } from './events/events.controller';
+import { InboundEventRepository } from './events/inbound-event.repository';
+import { OutboxStatusRepository } from './events/outbox-status.repository';
+import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
+import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
+import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
+import { RecordEventUseCase } from './events/usecases/record-event/record-event.usecase';
 import { HealthController } from './health/health.controller';
+import { ProblemFilter } from './http/problem.filter';
+import { IngressMetrics } from './metrics/ingress.metrics';
+import { MetricsController } from './metrics/metrics.controller';
+import { SourceRegistry } from './sources/source-registry';
+import { WebhookController } from './webhooks/webhook.controller';
+import { AcceptWebhookUseCase } from './webhooks/usecases/accept-webhook/accept-webhook.usecase';
 
 @Module({})
 export class IngressModule {
-  static forRoot(config: IngressEnv, logger: Logger): DynamicModule {
+  static forRoot(config: IngressEnv, logger: Logger, sources: SourceRegistry): DynamicModule {
     return {
       module: IngressModule,
-      imports: [LoggerModule.forRoot(logger), DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: 'hookrail-ingress', poolSize: 20 })],
-      controllers: [HealthController],
+      imports: [
+        LoggerModule.forRoot(logger),
+        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: 'hookrail-ingress', poolSize: config.DATABASE_POOL_SIZE }),
+      ],
+      controllers: [WebhookController, EventsController, HealthController, MetricsController],
+      providers: [
+        { provide: SourceRegistry, useValue: sources },
+        { provide: ProducerTokens, useValue: new ProducerTokens(config.PRODUCER_TOKENS) },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+        IngressMetrics,
+        InboundEventRepository,
+        OutboxStatusRepository,
+        RecordEventUseCase,
+        AcceptWebhookUseCase,
+        AcceptCloudEventUseCase,
+        GetEventStatusUseCase,
+      ],
     };
   }
 }

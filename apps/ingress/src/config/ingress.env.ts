@@ -1,6 +1,6 @@
 import { BaseEnv } from '@app/config';
-import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsString, Max, Min, MinLength } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsArray, IsInt, IsNotEmpty, IsString, Max, Min, MinLength } from 'class-validator';
 
 /** The ingress's configuration; read from the environment once, in main.ts. */
 export class IngressEnv extends BaseEnv {
@@ -19,4 +19,24 @@ export class IngressEnv extends BaseEnv {
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })
   ADMIN_TOKEN: string;
+
+  /** Bearer tokens of internal CloudEvents producers (POST /events), comma-separated; none disables the endpoint. */
+  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((token) => token.trim()).filter(Boolean) : value))
+  @IsArray()
+  @MinLength(16, { each: true, message: 'each token must be at least 16 characters' })
+  PRODUCER_TOKENS: string[] = [];
+
+  /** Largest accepted request body, in bytes (413 above). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  @Max(64 * 1024 * 1024)
+  MAX_BODY_BYTES = 1024 * 1024;
+
+  /** Postgres connections of this ingress instance. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 20;
 }

@@ -1,0 +1,35 @@
+import { isKnownEventType, validateEventData } from '@app/contracts';
+import { invalidEvent, malformed } from '../http/problem';
+
+export const MAX_ID_LENGTH = 300;
+const TYPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,299}$/;
+
+/** The JSON body of a request, which must be an object. */
+export function parseJsonObject(rawBody: Buffer, what = 'body'): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody.toString('utf8'));
+  } catch (error) {
+    throw malformed(`the ${what} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw malformed(`the ${what} must be a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
+export function checkIdentifier(name: string, value: string | undefined): string {
+  if (!value) throw malformed(`${name} is missing`);
+  if (value.length > MAX_ID_LENGTH) throw malformed(`${name} is longer than ${MAX_ID_LENGTH} characters`);
+  return value;
+}
+
+export function checkType(type: unknown, where: string): string {
+  if (typeof type !== 'string' || !TYPE_PATTERN.test(type)) throw malformed(`the event type (${where}) is missing or not a valid type name`);
+  return type;
+}
+
+/** Known versioned types must match their DTO; unknown types pass (routed, never lost for lack of a schema). */
+export function checkData(type: string, data: unknown): void {
+  if (!isKnownEventType(type)) return;
+  const result = validateEventData(type, data);
+  if (!result.ok) throw invalidEvent(type, result.fieldErrors);
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+export interface NewInboundEvent {
+  id: string;
+  source: string;
+  senderEventId: string;
+  type: string;
+  aggregateId: string;
+  payloadHash: string;
+  payload: unknown;
+}
+
+export interface InboundEventRow {
+  id: string;
+  source: string;
+  type: string;
+  aggregateId: string;
+  receivedAt: Date;
+}
+
+/** SQL of the inbound_events table, one method per statement. */
+@Injectable()
+export class InboundEventRepository {
+  /** Inserts unless (source, sender_event_id) exists; the unique constraint decides. True when inserted. */
+  async insertIfAbsent(manager: EntityManager, event: NewInboundEvent): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (source, sender_event_id) DO NOTHING
+       RETURNING id`,
+      [event.id, event.source, event.senderEventId, event.type, event.aggregateId, event.payloadHash, JSON.stringify(event.payload)],
+    );
+    return rows.length === 1;
+  }
+
+  /** The committed winner of a conflict: its id and payload hash. */
+  async findBySenderEventId(manager: EntityManager, source: string, senderEventId: string): Promise<{ id: string; payloadHash: string } | undefined> {
+    const rows: Array<{ id: string; payload_hash: string }> = await manager.query(
+      `SELECT id, payload_hash FROM inbound_events WHERE source = $1 AND sender_event_id = $2`,
+      [source, senderEventId],
+    );
+    return rows[0] && { id: rows[0].id, payloadHash: rows[0].payload_hash };
+  }
+
+  async findById(manager: EntityManager, id: string): Promise<InboundEventRow | undefined> {
+    const rows: Array<{ id: string; source: string; type: string; aggregate_id: string; received_at: Date }> = await manager.query(
+      `SELECT id, source, type, aggregate_id, received_at FROM inbound_events WHERE id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    return row && { id: row.id, source: row.source, type: row.type, aggregateId: row.aggregate_id, receivedAt: row.received_at };
+  }
+}

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { CloudEventV1, HTTP } from 'cloudevents';
+import { IncomingHttpHeaders } from 'node:http';
+import { malformed, unsupportedMediaType } from '../../../http/problem';
+import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../event-checks';
+import { traceExtensions } from '../../trace-context';
+import { topicForType } from '../../topic-routing';
+import { RecordEventResult, RecordEventUseCase } from '../record-event/record-event.usecase';
+import { ProducerTokens } from './producer-auth';
+
+export interface AcceptCloudEventCommand {
+  authorization: string | undefined;
+  contentType: string | undefined;
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer;
+}
+
+const STRUCTURED = /^application\/cloudevents\+json\s*(;.*)?$/i;
+const JSON_DATA = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
+const CORE = new Set(['specversion', 'id', 'source', 'type', 'time', 'subject', 'datacontenttype', 'dataschema', 'data', 'data_base64']);
+const MAX_SOURCE_LENGTH = 100;
+
+/** POST /events — a CloudEvent (structured or binary HTTP mode) from an internal producer, recorded like a webhook. */
+@Injectable()
+export class AcceptCloudEventUseCase {
+  constructor(
+    private readonly tokens: ProducerTokens,
+    private readonly recordEvent: RecordEventUseCase,
+  ) {}
+
+  async execute(command: AcceptCloudEventCommand): Promise<RecordEventResult & { source: string }> {
+    this.tokens.check(command.authorization);
+    const structured = STRUCTURED.test(command.contentType ?? '');
+    if (!structured && !JSON_DATA.test(command.contentType ?? '')) {
+      throw unsupportedMediaType(command.contentType, 'application/cloudevents+json (structured) or application/json with ce-* headers (binary)');
+    }
+    const body = parseJsonObject(command.rawBody, structured ? 'CloudEvent' : 'event data');
+    // The SDK invents an id when none is given; an event without its own id could not be deduplicated.
+    const givenId = structured ? body.id : command.headers['ce-id'];
+    if (typeof givenId !== 'string' || givenId === '') throw malformed(structured ? 'the CloudEvent has no id' : 'the ce-id header is missing');
+    const event = this.parse(command, structured);
+
+    const type = checkType(event.type, 'type');
+    const source = checkIdentifier('the CloudEvent source', event.source);
+    if (source.length > MAX_SOURCE_LENGTH) throw malformed(`the CloudEvent source is longer than ${MAX_SOURCE_LENGTH} characters`);
+    checkData(type, event.data);
+    const key = typeof event.partitionkey === 'string' && event.partitionkey ? event.partitionkey : (event.subject ?? event.id);
+    const extensions: Record<string, string> = { ...traceExtensions(command.headers) };
+    for (const [name, value] of Object.entries(event)) {
+      if (!CORE.has(name) && value !== undefined && value !== null) extensions[name] = String(value);
+    }
+    const result = await this.recordEvent.execute({
+      source,
+      senderEventId: checkIdentifier('the CloudEvent id', event.id),
+      type,
+      aggregateId: checkIdentifier('the partition key (partitionkey, subject or id)', key),
+      topic: topicForType(type),
+      ceSource: source,
+      payload: structured ? body : { data: body },
+      rawBody: command.rawBody,
+      data: event.data ?? null,
+      time: event.time,
+      extensions,
+    });
+    return { ...result, source };
+  }
+
+  private parse(command: AcceptCloudEventCommand, structured: boolean): CloudEventV1<unknown> {
+    if (!structured && !command.headers['ce-specversion']) throw malformed('binary mode needs ce-specversion, ce-id, ce-source and ce-type headers');
+    try {
+      const parsed = HTTP.toEvent({ headers: command.headers as Record<string, string>, body: command.rawBody.toString('utf8') });
+      if (Array.isArray(parsed)) throw malformed('batched CloudEvents are not accepted; send one event per request');
+      return parsed as CloudEventV1<unknown>;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'Problem') throw error;
+      const detail = (error as { errors?: unknown }).errors;
+      throw malformed(`not a valid CloudEvent: ${(error as Error).message}${detail ? ` ${JSON.stringify(detail)}` : ''}`);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { Database } from '@app/db';
+import { Injectable } from '@nestjs/common';
+import { malformed, notFound } from '../../../http/problem';
+import { InboundEventRepository } from '../../inbound-event.repository';
+import { OutboxStatusRepository } from '../../outbox-status.repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface EventStatus {
+  id: string;
+  source: string;
+  type: string;
+  aggregateId: string;
+  receivedAt: string;
+  /** accepted: committed, not yet on Kafka; published: the broker acknowledged it. */
+  status: 'accepted' | 'published';
+  publishedAt: string | null;
+}
+
+/** GET /events/:id */
+@Injectable()
+export class GetEventStatusUseCase {
+  constructor(
+    private readonly database: Database,
+    private readonly inboundEvents: InboundEventRepository,
+    private readonly outbox: OutboxStatusRepository,
+  ) {}
+
+  async execute(id: string): Promise<EventStatus> {
+    if (!UUID.test(id)) throw malformed(`"${id.slice(0, 100)}" is not an event id (a UUID)`);
+    const manager = (await this.database.connection()).manager;
+    const event = await this.inboundEvents.findById(manager, id);
+    if (!event) throw notFound(`no event with id ${id}`);
+    const publication = await this.outbox.findPublication(manager, id);
+    // No outbox row left means it was published and then pruned by retention.
+    const published = publication === undefined || publication.publishedAt !== null;
+    return {
+      id: event.id,
+      source: event.source,
+      type: event.type,
+      aggregateId: event.aggregateId,
+      receivedAt: event.receivedAt.toISOString(),
+      status: published ? 'published' : 'accepted',
+      publishedAt: publication?.publishedAt ? publication.publishedAt.toISOString() : null,
+    };
+  }
+}

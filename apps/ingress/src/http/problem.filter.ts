@@ -1,0 +1,63 @@
+import { DatabaseUnavailableError, isDatabaseUnavailable } from '@app/db';
+import { LOGGER } from '@app/logger';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { Logger } from 'pino';
+import { IngressMetrics } from '../metrics/ingress.metrics';
+import { Problem } from './problem';
+import { annotateRequest, requestFields } from './request-log';
+
+/** Seconds a sender should wait before retrying when Postgres is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Renders every error as `{error, message, ...}`. Client mistakes are 4xx; only our own failures are 5xx. */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  constructor(
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly metrics: IngressMetrics,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const problem = this.toProblem(exception, request);
+    annotateRequest(request, { outcome: problem.code });
+    if (request.routeOptions.url?.startsWith('/webhooks') || request.routeOptions.url === '/events') {
+      this.metrics.rejected(requestFields(request).source ?? 'unknown', problem.code);
+    }
+    void reply
+      .status(problem.status)
+      .headers({ 'content-type': 'application/json; charset=utf-8', ...problem.headers })
+      .send(JSON.stringify({ error: problem.code, message: problem.message, ...problem.details }));
+  }
+
+  private toProblem(exception: unknown, request: FastifyRequest): Problem {
+    if (exception instanceof Problem) return exception;
+    if (exception instanceof DatabaseUnavailableError || isDatabaseUnavailable(exception)) {
+      this.logger.warn({ err: (exception as Error).message, route: request.routeOptions.url }, 'database unavailable; answering 503');
+      return new Problem(503, 'database_unavailable', 'the event store is unavailable; nothing was recorded, retry later', {}, {
+        'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+      });
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) return new Problem(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`);
+      return fromFastify(status, undefined, exception.message);
+    }
+    const fastifyError = exception as { statusCode?: number; code?: string; message?: string };
+    if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+      return fromFastify(fastifyError.statusCode, fastifyError.code, fastifyError.message ?? 'bad request');
+    }
+    this.logger.error({ err: exception instanceof Error ? exception.stack : String(exception), route: request.routeOptions.url }, 'unexpected error');
+    return new Problem(500, 'internal_error', 'an unexpected error occurred; nothing was recorded');
+  }
+}
+
+/** Errors Fastify raises before a route runs (body too large, bad content length, ...). */
+export function fromFastify(status: number, code: string | undefined, message: string): Problem {
+  if (status === 413) return new Problem(413, 'payload_too_large', `the body is larger than the limit (${message})`);
+  if (status === 415) return new Problem(415, 'unsupported_media_type', message);
+  return new Problem(status, (code ?? 'bad_request').toLowerCase().replace(/^fst_err_/, ''), message);
+}

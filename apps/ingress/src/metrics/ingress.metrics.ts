@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** The ingress's Prometheus metrics, in a registry of its own (served at GET /metrics). */
+@Injectable()
+export class IngressMetrics {
+  readonly registry = new Registry();
+
+  private readonly latency = new Histogram({
+    name: 'hookrail_http_request_duration_seconds',
+    help: 'HTTP request latency by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  private readonly accepted = new Counter({
+    name: 'hookrail_ingress_events_accepted_total',
+    help: 'Events committed (202) by source',
+    labelNames: ['source'],
+    registers: [this.registry],
+  });
+
+  private readonly duplicates = new Counter({
+    name: 'hookrail_ingress_events_duplicate_total',
+    help: 'Deliveries recognised as duplicates (200) by source',
+    labelNames: ['source'],
+    registers: [this.registry],
+  });
+
+  private readonly rejections = new Counter({
+    name: 'hookrail_ingress_events_rejected_total',
+    help: 'Deliveries rejected by source and reason (the error code)',
+    labelNames: ['source', 'reason'],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'hookrail_ingress_' });
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    this.latency.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  recorded(source: string, duplicate: boolean): void {
+    (duplicate ? this.duplicates : this.accepted).inc({ source });
+  }
+
+  rejected(source: string, reason: string): void {
+    this.rejections.inc({ source, reason });
+  }
+}

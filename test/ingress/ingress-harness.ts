@@ -1,0 +1,87 @@
+import { loadConfig } from '@app/config';
+import { createTestDatabase, TestDatabase } from '@app/testing';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { IngressEnv } from '../../apps/ingress/src/config/ingress.env';
+import { createIngressApp } from '../../apps/ingress/src/ingress.app';
+
+/** Secrets made fresh for each run: two per source, so rotation can be tested. */
+export const secrets = {
+  standard: [`whsec_${randomBytes(24).toString('base64')}`, `whsec_${randomBytes(24).toString('base64')}`],
+  stripe: [`whsec_${randomBytes(16).toString('hex')}`, `whsec_${randomBytes(16).toString('hex')}`],
+  github: [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')],
+  producerToken: randomBytes(24).toString('hex'),
+};
+
+export const testSources = [
+  { name: 'shop', scheme: 'standard-webhooks', secrets: ['env:TEST_SHOP_SECRET', secrets.standard[1]], topic: 'shop.orders', aggregateIdPath: 'data.orderId' },
+  { name: 'stripe', scheme: 'stripe', secrets: secrets.stripe, topic: 'stripe.events', aggregateIdPath: 'data.object.id' },
+  { name: 'github', scheme: 'github', secrets: secrets.github, topic: 'github.events', aggregateIdPath: 'repository.full_name' },
+];
+
+export interface Ingress {
+  url: string;
+  app: NestFastifyApplication;
+  database: TestDatabase;
+  /** Runs SQL against the ingress's own test database. */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  count(table: 'inbound_events' | 'outbox'): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The real ingress app on a random port, over a database of its own. */
+export async function startIngress(overrides: Record<string, string> = {}): Promise<Ingress> {
+  const database = await createTestDatabase();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-ingress-'));
+  const sourcesFile = path.join(dir, 'sources.json');
+  writeFileSync(sourcesFile, JSON.stringify(testSources));
+  process.env.TEST_SHOP_SECRET = secrets.standard[0];
+  const config = loadConfig(IngressEnv, {
+    DATABASE_URL: database.url,
+    HOOKRAIL_SOURCES: sourcesFile,
+    ADMIN_TOKEN: randomBytes(16).toString('hex'),
+    PRODUCER_TOKENS: secrets.producerToken,
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+    ...overrides,
+  });
+  const app = await createIngressApp(config);
+  await app.listen(0, '127.0.0.1');
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  const query = async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[];
+  return {
+    url: await app.getUrl().then((url) => url.replace('[::1]', '127.0.0.1')),
+    app,
+    database,
+    query,
+    count: async (table) => Number((await query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0].n),
+    close: async () => {
+      await app.close();
+      await client.end();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function orderData(orderId = `ord_${randomBytes(4).toString('hex')}`) {
+  return {
+    orderId,
+    customer: { id: 'cus_1', email: 'ada@example.com', name: 'Ada' },
+    amount: 4200,
+    currency: 'EUR',
+    lineItems: [{ sku: 'book', quantity: 2, unitAmount: 2100 }],
+    note: 'please gift wrap',
+  };
+}
+
+export async function post(url: string, body: string | Buffer, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const response = await fetch(url, { method: 'POST', headers, body });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: response.headers };
+}
