@@ -1,11 +1,18 @@
-/** SQLSTATE classes that mean "the database is not reachable or not serving", as opposed to a bad statement. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300']);
+/** Node socket errors: the server cannot be reached. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH']);
 
+/**
+ * True when an error means "the database is not reachable or not serving" (a 503 and a retry), as opposed to a
+ * statement that failed. SQLSTATE classes: 08 connection exception, 28 authorization, 53 insufficient resources,
+ * 57P operator intervention (shutdown), 3D000 database missing, 55000 when connections are not being accepted.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code ?? (error as { driverError?: { code?: string } }).driverError?.code;
-  if (code && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(error.message);
+  if (code && SOCKET_CODES.has(code)) return true;
+  if (code && (/^(08|28|53|57P)/.test(code) || code === '3D000')) return true;
+  if (code === '55000' && /not currently accepting connections/.test(error.message)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(error.message);
 }
 
 export const UNIQUE_VIOLATION = '23505';

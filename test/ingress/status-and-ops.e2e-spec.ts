@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { Ingress, orderData, post, secrets, startIngress } from './ingress-harness';
+import { standardHeaders } from './signing';
+
+describe('GET /events/:id, /readyz and /metrics', () => {
+  let ingress: Ingress;
+
+  beforeAll(async () => {
+    ingress = await startIngress();
+  });
+
+  afterAll(() => ingress.close());
+
+  it('reports accepted, then published once the outbox row is marked published', async () => {
+    const payload = JSON.stringify({ type: 'shop.order.placed.v1', timestamp: new Date().toISOString(), data: orderData('ord_status') });
+    const accepted = await post(`${ingress.url}/webhooks/shop`, payload, standardHeaders(secrets.standard[0], randomUUID(), payload));
+    const statusUrl = `${ingress.url}${accepted.body.status_url}`;
+
+    const before = await (await fetch(statusUrl)).json();
+    expect(before).toMatchObject({ id: accepted.body.id, source: 'shop', type: 'shop.order.placed.v1', aggregateId: 'ord_status', status: 'accepted', publishedAt: null });
+
+    await ingress.query('UPDATE outbox SET published_at = now() WHERE event_id = $1', [accepted.body.id]);
+    const after = await (await fetch(statusUrl)).json();
+    expect(after).toMatchObject({ status: 'published', publishedAt: expect.any(String) });
+  });
+
+  it('404 for an unknown id and 400 for something that is not an id', async () => {
+    const unknown = await fetch(`${ingress.url}/events/${randomUUID()}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: 'not_found' });
+    const malformed = await fetch(`${ingress.url}/events/not-a-uuid`);
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ error: 'malformed_request', message: '"not-a-uuid" is not an event id (a UUID)' });
+  });
+
+  it('/readyz is ready when Postgres answers', async () => {
+    const response = await fetch(`${ingress.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ready' });
+  });
+
+  it('/metrics counts accepted, duplicate and rejected deliveries and records latency by route and status', async () => {
+    const payload = JSON.stringify({ type: 'shop.order.placed.v1', timestamp: new Date().toISOString(), data: orderData() });
+    const headers = standardHeaders(secrets.standard[0], randomUUID(), payload);
+    await post(`${ingress.url}/webhooks/shop`, payload, headers);
+    await post(`${ingress.url}/webhooks/shop`, payload, headers);
+    await post(`${ingress.url}/webhooks/shop`, payload, { ...headers, 'webhook-signature': 'v1,AAAA' });
+    const response = await fetch(`${ingress.url}/metrics`);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const text = await response.text();
+    expect(text).toMatch(/hookrail_ingress_events_accepted_total\{source="shop"\} [2-9]/);
+    expect(text).toMatch(/hookrail_ingress_events_duplicate_total\{source="shop"\} [1-9]/);
+    expect(text).toMatch(/hookrail_ingress_events_rejected_total\{source="shop",reason="invalid_signature"\} 1/);
+    expect(text).toMatch(/hookrail_http_request_duration_seconds_count\{method="POST",route="\/webhooks\/:source",status="202"\} [2-9]/);
+  });
+});
