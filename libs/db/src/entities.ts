@@ -1,6 +1,11 @@
 // The whole schema, one list. Each table is owned by the app or lib that holds its entity (docs/architecture.md);
 // this list is the composition root that migrations and the drift check compare against.
+import { JobHeartbeatEntity } from '@app/jobs';
 import { OutboxMessageEntity } from '@app/outbox';
 import { InboundEventEntity } from '../../../apps/ingress/src/events/inbound-event.entity';
+// The consumer runtime's entities by path: its index imports @app/db, and a cycle would leave them undefined here.
+import { ConsumerEventStatusEntity } from '../../consumer-runtime/src/entities/consumer-event-status.entity';
+import { ProcessedEventEntity } from '../../consumer-runtime/src/entities/processed-event.entity';
+import { LedgerEntryEntity } from '../../../apps/consumers/src/ledger/ledger-entry.entity';
 
-export const ENTITIES = [InboundEventEntity, OutboxMessageEntity];
+export const ENTITIES = [InboundEventEntity, OutboxMessageEntity, JobHeartbeatEntity, ProcessedEventEntity, ConsumerEventStatusEntity, LedgerEntryEntity];

@@ -4,6 +4,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 @Entity('outbox')
 @Index('ix_outbox_unpublished', ['lane', 'id'], { where: 'published_at IS NULL' })
 @Index('ix_outbox_published_at', ['publishedAt'], { where: 'published_at IS NOT NULL' })
+@Index('ix_outbox_failed', ['lane', 'key'], { where: 'failed_at IS NOT NULL AND published_at IS NULL' })
+@Index('ix_outbox_event_id', ['eventId'])
 export class OutboxMessageEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'pk_outbox' })
   id: string;
@@ -35,6 +37,13 @@ export class OutboxMessageEntity {
 
   @Column('timestamptz', { name: 'published_at', nullable: true })
   publishedAt: Date | null;
+
+  /**
+   * Set when the broker rejected the row for good (e.g. too large). The row and every later row of the same key
+   * wait until an operator requeues it (failed_at = NULL) or deletes it; the rest of the lane goes on.
+   */
+  @Column('timestamptz', { name: 'failed_at', nullable: true })
+  failedAt: Date | null;
 
   @Column('integer', { default: 0 })
   attempts: number;

@@ -1,4 +1,68 @@
 import { BaseEnv } from '@app/config';
+import { Type } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
 
 /** The relay's configuration; read from the environment once, in main.ts. */
-export class RelayEnv extends BaseEnv {}
+export class RelayEnv extends BaseEnv {
+  /** Rows claimed and published per transaction. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  RELAY_BATCH_SIZE = 1000;
+
+  /** Poll fallback when no notification arrives; at most 1 s so that a lost NOTIFY delays nothing for long. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(1000)
+  RELAY_POLL_INTERVAL_MS = 1000;
+
+  /** How often a relay counts its peers and takes or gives back lanes. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  RELAY_REBALANCE_INTERVAL_MS = 1000;
+
+  /** Upper bound of one produce request's payload; keep below the broker's message.max.bytes (1 MiB by default). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  RELAY_MAX_REQUEST_BYTES = 900_000;
+
+  /** Longest wait between retries while the broker or the database is unavailable (full jitter below it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  RELAY_BACKOFF_MAX_MS = 10_000;
+
+  /** Published rows older than this are deleted by the retention job. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  OUTBOX_RETENTION_SECONDS = 3600;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  OUTBOX_RETENTION_INTERVAL_MS = 60_000;
+
+  /** Rows deleted per statement, so that no retention statement holds many locks for long. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  OUTBOX_RETENTION_BATCH = 5000;
+
+  /** Port of the Prometheus endpoint GET /metrics; 0 turns it off. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65_535)
+  METRICS_PORT = 9464;
+
+  @IsString()
+  @IsNotEmpty()
+  METRICS_HOST = '0.0.0.0';
+}

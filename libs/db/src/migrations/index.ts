@@ -1,4 +1,7 @@
 import { InboundEventsAndOutbox1764450000000 } from './1764450000000-InboundEventsAndOutbox';
+import { RelayLanesAndJobs1764460000000 } from './1764460000000-RelayLanesAndJobs';
+import { ConsumerRuntime1764470000001 } from './1764470000001-ConsumerRuntime';
+import { LedgerEntries1764470000002 } from './1764470000002-LedgerEntries';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
-export const MIGRATIONS = [InboundEventsAndOutbox1764450000000];
+export const MIGRATIONS = [InboundEventsAndOutbox1764450000000, RelayLanesAndJobs1764460000000, ConsumerRuntime1764470000001, LedgerEntries1764470000002];

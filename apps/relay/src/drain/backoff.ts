@@ -1,0 +1,8 @@
+/**
+ * Exponential backoff with full jitter: a random wait between half and all of min(max, base · 2^(attempt-1)), so that
+ * relays that failed together do not retry together.
+ */
+export function backoffDelay(attempt: number, { baseMs = 200, maxMs = 10_000, random = Math.random } = {}): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}

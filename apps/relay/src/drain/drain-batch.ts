@@ -1,0 +1,78 @@
+import { OutboxRow } from '@app/outbox';
+import { Logger } from 'pino';
+import { LaneSession } from '../lanes/lane-session';
+import { RelayMetrics } from '../metrics/relay.metrics';
+import { isPermanentPublishError, KafkaPublisher } from '../publish/kafka-publisher';
+import { publishInOrder } from '../publish/publish-in-order';
+
+export interface DrainSettings {
+  batchSize: number;
+  maxRequestBytes: number;
+}
+
+export interface DrainResult {
+  claimed: number;
+  published: number;
+  rejected: number;
+}
+
+/** A transient publish failure: the batch was rolled back and will be retried. */
+export class PublishFailedError extends Error {
+  override name = 'PublishFailedError';
+  constructor(
+    readonly rows: OutboxRow[],
+    cause: unknown,
+  ) {
+    super(`publish failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/**
+ * One claim → publish → mark transaction on the lane connection: the rows stay locked until the broker acknowledged
+ * them and they are marked published; any transient failure rolls everything back (the rows are published again
+ * later, perhaps twice, never lost).
+ */
+export async function drainBatch(
+  session: LaneSession,
+  lanes: number[],
+  publisher: KafkaPublisher,
+  metrics: RelayMetrics,
+  logger: Logger,
+  settings: DrainSettings,
+): Promise<DrainResult> {
+  return session.transaction(async () => {
+    const rows = await session.outbox.claimBatch(lanes, settings.batchSize);
+    if (rows.length === 0) return { claimed: 0, published: 0, rejected: 0 };
+    metrics.batchSize.observe(rows.length);
+
+    const send = async (chunk: OutboxRow[]) => {
+      const stop = metrics.sendDuration.startTimer();
+      await publisher.send(chunk);
+      stop();
+      const ackedAt = Date.now();
+      for (const row of chunk) {
+        metrics.published.inc({ topic: row.topic });
+        metrics.publishLatency.observe((ackedAt - row.createdAt.getTime()) / 1000);
+      }
+    };
+    let outcome;
+    try {
+      outcome = await publishInOrder(rows, send, { maxRequestBytes: settings.maxRequestBytes, isPermanent: isPermanentPublishError });
+    } catch (error) {
+      throw new PublishFailedError(rows, error);
+    }
+
+    if (outcome.published.length) await session.outbox.markPublished(outcome.published.map((row) => row.id));
+    if (outcome.rejected.length) {
+      await session.outbox.markRejected(outcome.rejected.map(({ row, error }) => ({ id: row.id, error: `${error.name}: ${error.message}` })));
+      metrics.failures.inc({ kind: 'rejected' }, outcome.rejected.length);
+      for (const { row, error } of outcome.rejected) {
+        logger.error(
+          { eventId: row.eventId, topic: row.topic, key: row.key, outboxId: row.id, lane: row.lane, err: error.message, held: outcome.held.length },
+          'broker rejected an outbox row for good; parked it, later rows of its key wait behind it',
+        );
+      }
+    }
+    return { claimed: rows.length, published: outcome.published.length, rejected: outcome.rejected.length };
+  });
+}

@@ -1,0 +1,95 @@
+import { OUTBOX_CHANNEL, OUTBOX_LANES, clientRows, OutboxRepository } from '@app/outbox';
+import { Client } from 'pg';
+import { planLanes } from './lane-plan';
+import { LaneLockRepository } from './lane-lock.repository';
+
+/** More member slots than relays anyone would run against one database. */
+const MAX_MEMBER_SLOTS = 1024;
+
+export interface LaneChange {
+  members: number;
+  acquired: number[];
+  released: number[];
+}
+
+/**
+ * A relay's one dedicated Postgres connection. It holds the member lock and the lane locks, LISTENs for the outbox
+ * trigger, and runs every claim-publish-mark transaction, so that the locks and the work can only die together:
+ * a relay that lost its connection lost its lanes and its open transaction at the same moment.
+ */
+export class LaneSession {
+  readonly outbox: OutboxRepository;
+  private readonly locks: LaneLockRepository;
+  private owned: number[] = [];
+  private slot = 0;
+  broken?: Error;
+
+  private constructor(
+    private readonly client: Client,
+    onNotification: () => void,
+  ) {
+    const rows = clientRows(client);
+    this.outbox = new OutboxRepository(rows);
+    this.locks = new LaneLockRepository(rows);
+    client.on('notification', onNotification);
+    client.on('error', (error) => (this.broken ??= error));
+    client.on('end', () => (this.broken ??= new Error('lane connection ended')));
+  }
+
+  static async open(url: string, onNotification: () => void): Promise<LaneSession> {
+    const client = new Client({ connectionString: url, application_name: 'hookrail-relay', statement_timeout: 30_000 });
+    await client.connect();
+    const session = new LaneSession(client, onNotification);
+    try {
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      const slot = await session.locks.joinAsMember(MAX_MEMBER_SLOTS);
+      if (slot === undefined) throw new Error(`no free relay member slot among ${MAX_MEMBER_SLOTS}`);
+      session.slot = slot;
+      return session;
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  }
+
+  get lanes(): readonly number[] {
+    return this.owned;
+  }
+
+  get memberSlot(): number {
+    return this.slot;
+  }
+
+  /** One rebalancing step (see planLanes). Call it only between transactions. */
+  async rebalance(): Promise<LaneChange> {
+    const members = await this.locks.countMembers();
+    const taken = await this.locks.findTakenLanes();
+    const plan = planLanes({ lanes: OUTBOX_LANES, members, slot: this.slot, owned: this.owned, taken });
+    if (plan.release.length) {
+      await this.locks.unlockLanes(plan.release);
+      this.owned = this.owned.filter((lane) => !plan.release.includes(lane));
+    }
+    const acquired = plan.acquire.length ? await this.locks.tryLockLanes(plan.acquire) : [];
+    this.owned = [...this.owned, ...acquired].sort((a, b) => a - b);
+    return { members, acquired, released: plan.release };
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    await this.client.query('BEGIN');
+    try {
+      const result = await work();
+      await this.client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await this.client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Gives back every lock (when the connection still works) and closes the connection. */
+  async close(): Promise<void> {
+    if (!this.broken) await this.locks.leave().catch(() => undefined);
+    this.owned = [];
+    await this.client.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,96 @@
+import { OutboxBacklog } from '@app/outbox';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The relay's Prometheus metrics, on a registry of their own. */
+export class RelayMetrics {
+  readonly registry = new Registry();
+
+  readonly published = new Counter({
+    name: 'hookrail_relay_published_total',
+    help: 'Outbox rows the broker acknowledged',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
+
+  readonly failures = new Counter({
+    name: 'hookrail_relay_failures_total',
+    help: 'Failed publish attempts: transient (rolled back and retried) or rejected (row parked for good)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly batchSize = new Histogram({
+    name: 'hookrail_relay_batch_size',
+    help: 'Rows claimed per transaction',
+    buckets: [1, 5, 10, 50, 100, 250, 500, 1000, 2500, 5000],
+    registers: [this.registry],
+  });
+
+  readonly publishLatency = new Histogram({
+    name: 'hookrail_relay_publish_latency_seconds',
+    help: 'From outbox insert to broker acknowledgement, per row',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  readonly sendDuration = new Histogram({
+    name: 'hookrail_relay_send_duration_seconds',
+    help: 'Duration of one produce request (sendBatch) until acks from all in-sync replicas',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+    registers: [this.registry],
+  });
+
+  readonly lanesOwned = new Gauge({ name: 'hookrail_relay_lanes_owned', help: 'Outbox lanes this relay owns', registers: [this.registry] });
+
+  readonly members = new Gauge({ name: 'hookrail_relay_members', help: 'Relays this relay sees (itself included)', registers: [this.registry] });
+
+  private backlogSource?: () => Promise<OutboxBacklog>;
+
+  constructor() {
+    const backlog = () => this.backlog();
+    new Gauge({
+      name: 'hookrail_outbox_backlog_rows',
+      help: 'Unpublished outbox rows (parked rows not included)',
+      registers: [this.registry],
+      async collect() {
+        const current = await backlog();
+        if (current) this.set(current.pending);
+      },
+    });
+    new Gauge({
+      name: 'hookrail_outbox_oldest_pending_age_seconds',
+      help: 'Age of the oldest unpublished outbox row; 0 when there is none',
+      registers: [this.registry],
+      async collect() {
+        const current = await backlog();
+        if (current) this.set(current.oldestPendingAt ? Math.max(0, (Date.now() - current.oldestPendingAt.getTime()) / 1000) : 0);
+      },
+    });
+    new Gauge({
+      name: 'hookrail_outbox_failed_rows',
+      help: 'Outbox rows the broker rejected for good, waiting for an operator',
+      registers: [this.registry],
+      async collect() {
+        const current = await backlog();
+        if (current) this.set(current.failed);
+      },
+    });
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Where the backlog gauges read from at scrape time. */
+  readBacklogFrom(source: () => Promise<OutboxBacklog>): void {
+    this.backlogSource = source;
+  }
+
+  /** One backlog query per scrape, shared by the three gauges; undefined while the database is unreachable. */
+  private cached?: { at: number; value: Promise<OutboxBacklog | undefined> };
+
+  private backlog(): Promise<OutboxBacklog | undefined> {
+    if (!this.backlogSource) return Promise.resolve(undefined);
+    if (!this.cached || Date.now() - this.cached.at > 500) {
+      this.cached = { at: Date.now(), value: this.backlogSource().catch(() => undefined) };
+    }
+    return this.cached.value;
+  }
+}

@@ -1,0 +1,30 @@
+import { JobResult, runExclusiveJob } from '@app/jobs';
+import { managerRows, OutboxRepository } from '@app/outbox';
+import { DataSource } from 'typeorm';
+
+export const OUTBOX_RETENTION_JOB = 'outbox-retention';
+
+export interface RetentionSettings {
+  /** Published rows older than this are deleted. */
+  retentionSeconds: number;
+  /** Rows per DELETE statement. */
+  batchSize: number;
+}
+
+/**
+ * Deletes published outbox rows older than the retention window, batch by batch (each its own short statement), as
+ * the job `outbox-retention`: at most one run at a time across all relays, a heartbeat per run. Unpublished and
+ * parked rows are never deleted.
+ */
+export function pruneOutbox(dataSource: DataSource, settings: RetentionSettings): Promise<JobResult> {
+  return runExclusiveJob(dataSource, OUTBOX_RETENTION_JOB, async (manager) => {
+    const outbox = new OutboxRepository(managerRows(manager));
+    const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
+    let affected = 0;
+    for (;;) {
+      const deleted = await outbox.deletePublishedBefore(cutoff, settings.batchSize);
+      affected += deleted;
+      if (deleted < settings.batchSize) return { affected };
+    }
+  });
+}

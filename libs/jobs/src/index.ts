@@ -1,0 +1,5 @@
+export * from './exclusive-job';
+export * from './job-heartbeat.entity';
+export * from './job-heartbeat.repository';
+export * from './job-lock.repository';
+export * from './job-schedule';
