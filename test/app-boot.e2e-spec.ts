@@ -47,3 +47,24 @@ describe('the three apps as processes', () => {
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 });
+
+describe('ingress with a bad sources file', () => {
+  it('exits 1 with one line naming the file and the problem', async () => {
+    const sources = path.join(os.tmpdir(), `hookrail-bad-sources-${process.pid}.json`);
+    writeFileSync(sources, JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: ['env:HOOKRAIL_TEST_UNSET_SECRET'], topic: 'shop.orders' }]));
+    const child = AppProcess.start('ingress', cleanEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x', HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
+    expect((await child.exited).code).toBe(1);
+    expect(child.stderr.trim().split('\n')).toEqual([
+      `ingress: configuration error: HOOKRAIL_SOURCES ${sources}: source #1 (shop): secrets[0] refers to environment variable HOOKRAIL_TEST_UNSET_SECRET, which is not set`,
+    ]);
+  });
+
+  it('exits 1 naming a standard-webhooks secret that is not valid base64', async () => {
+    const sources = path.join(os.tmpdir(), `hookrail-bad-secret-${process.pid}.json`);
+    writeFileSync(sources, JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: ['whsec_%%%'], topic: 'shop.orders' }]));
+    const child = AppProcess.start('ingress', cleanEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x', HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
+    expect((await child.exited).code).toBe(1);
+    expect(child.stderr).toMatch(/^ingress: configuration error: HOOKRAIL_SOURCES: source shop: a secret is not valid for standard-webhooks/);
+    expect(child.stderr).not.toContain('%%%');
+  });
+});

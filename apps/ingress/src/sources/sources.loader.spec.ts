@@ -1,0 +1,54 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadSources } from './sources.loader';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-sources-'));
+function file(content: unknown): string {
+  const target = path.join(dir, `${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(target, typeof content === 'string' ? content : JSON.stringify(content));
+  return target;
+}
+const shop = { name: 'shop', scheme: 'standard-webhooks', secrets: ['env:SHOP_SECRET', 'whsec_b2xk'], topic: 'shop.orders', aggregateIdPath: 'data.orderId' };
+
+describe('loadSources', () => {
+  it('resolves env: secrets and applies per-scheme defaults', () => {
+    const [source] = loadSources(file([shop]), { SHOP_SECRET: 'whsec_c2VjcmV0' });
+    expect(source).toEqual({
+      name: 'shop',
+      scheme: 'standard-webhooks',
+      secrets: ['whsec_c2VjcmV0', 'whsec_b2xk'],
+      topic: 'shop.orders',
+      typePath: 'type',
+      aggregateIdPath: 'data.orderId',
+      dataPath: 'data',
+      toleranceSeconds: 300,
+    });
+  });
+
+  it.each([
+    ['a missing file', path.join(dir, 'absent.json'), /HOOKRAIL_SOURCES file .* cannot be read \(ENOENT\)/],
+    ['bad JSON', file('[{'), /is not valid JSON/],
+    ['an object instead of a list', file({}), /must hold a JSON array/],
+    ['an unknown scheme', file([{ ...shop, scheme: 'svix' }]), /source #1 \(shop\): scheme must be one of standard-webhooks, stripe, github/],
+    ['no secrets', file([{ ...shop, secrets: [] }]), /secrets must list at least one secret/],
+    ['a bad topic', file([{ ...shop, topic: 'a topic' }]), /topic must be a valid Kafka topic name/],
+    ['an unknown field', file([{ ...shop, secret: 'x' }]), /property secret should not exist/],
+    ['a duplicate name', file([shop, shop]), /source #2 \(shop\): duplicate source name/],
+    ['an unset env secret', file([{ ...shop, secrets: ['env:NOPE'] }]), /secrets\[0\] refers to environment variable NOPE, which is not set/],
+    ['a tolerance over the scheme window', file([{ ...shop, toleranceSeconds: 600 }]), /toleranceSeconds can be at most 300/],
+  ])('names the problem for %s', (_case, target, message) => {
+    expect(() => loadSources(target, { SHOP_SECRET: 'whsec_c2VjcmV0' })).toThrow(message);
+  });
+
+  it('never puts a secret value in its messages', () => {
+    let message = '';
+    try {
+      loadSources(file([{ ...shop, secrets: ['super-secret-value'], scheme: 'nope' }]), {});
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toContain('super-secret-value');
+    expect(message).toContain('scheme must be one of');
+  });
+});
