@@ -30,6 +30,10 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/hookrail';
   process.env.KAFKA_BROKERS ||= '127.0.0.1:9092';
   process.env.HOOKRAIL_SOURCES ||= path.join(root, 'config/sources.example.json');
+  if (!process.env.SHOP_WEBHOOK_SECRET) {
+    process.env.SHOP_WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+    console.log(`start: SHOP_WEBHOOK_SECRET was not set; this run's secret for the "shop" source is ${process.env.SHOP_WEBHOOK_SECRET}`);
+  }
   if (!process.env.ADMIN_TOKEN) {
     process.env.ADMIN_TOKEN = randomBytes(24).toString('hex');
     console.log(`start: ADMIN_TOKEN was not set; this run's admin token is ${process.env.ADMIN_TOKEN}`);
