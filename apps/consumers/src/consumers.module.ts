@@ -1,15 +1,11 @@
-import { DatabaseModule } from '@app/db';
 import { LoggerModule } from '@app/logger';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { Logger } from 'pino';
-import { ConsumersEnv } from './config/consumers.env';
 
+/** One consumer service's Nest application: the shared logger plus the service's own module. */
 @Module({})
 export class ConsumersModule {
-  static forRoot(config: ConsumersEnv, logger: Logger): DynamicModule {
-    return {
-      module: ConsumersModule,
-      imports: [LoggerModule.forRoot(logger), DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: 'hookrail-consumers', poolSize: 4 })],
-    };
+  static forService(service: Type<unknown>, logger: Logger): DynamicModule {
+    return { module: ConsumersModule, imports: [LoggerModule.forRoot(logger), service] };
   }
 }

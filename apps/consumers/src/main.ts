@@ -1,15 +1,13 @@
 import 'reflect-metadata';
 import { bootstrap, closeOnSignals, loadConfig } from '@app/config';
-import { createLogger, NestLogger } from '@app/logger';
-import { NestFactory } from '@nestjs/core';
+import { createLogger } from '@app/logger';
 import { ConsumersEnv } from './config/consumers.env';
-import { ConsumersModule } from './consumers.module';
+import { startConsumers } from './consumers.app';
 
 bootstrap('consumers', async () => {
   const config = loadConfig(ConsumersEnv);
   const logger = createLogger('consumers', config.LOG_LEVEL);
-  const app = await NestFactory.createApplicationContext(ConsumersModule.forRoot(config, logger), { logger: new NestLogger(logger) });
-  await app.init();
-  logger.info({ groups: config.CONSUMER_GROUPS }, 'consumers started');
-  closeOnSignals(app, (message) => logger.info(message));
+  const consumers = await startConsumers(config, logger);
+  logger.info({ groups: consumers.groups }, 'consumers started');
+  closeOnSignals(consumers, (message) => logger.info(message));
 });

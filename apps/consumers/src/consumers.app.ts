@@ -1,0 +1,76 @@
+import { Closable } from '@app/config';
+import { ConsumerMetrics, ConsumerServer, RethrowErrorsFilter, startMetricsServer } from '@app/consumer-runtime';
+import { dltTopic, replayTopic } from '@app/contracts';
+import { connect } from '@app/db';
+import { createKafka, ensureTopics } from '@app/kafka';
+import { NestLogger } from '@app/logger';
+import { INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'pino';
+import { collectDefaultMetrics } from 'prom-client';
+import { ConsumersEnv } from './config/consumers.env';
+import { CONSUMER_SERVICES } from './consumer-services';
+import { ConsumersModule } from './consumers.module';
+
+/**
+ * Starts one Nest microservice per configured group, each on a ConsumerServer (the runtime), sharing one database
+ * pool, one metrics registry and one Kafka client. The returned handle stops them all (current messages finish).
+ */
+export async function startConsumers(config: ConsumersEnv, logger: Logger): Promise<Closable & { groups: string[] }> {
+  const dataSource = await connect({ url: config.DATABASE_URL, applicationName: 'hookrail-consumers', poolSize: 4 + config.CONSUMER_GROUPS.length });
+  const metrics = new ConsumerMetrics();
+  collectDefaultMetrics({ register: metrics.registry });
+  const metricsServer = config.METRICS_PORT > 0 ? await startMetricsServer(metrics.registry, config.METRICS_PORT).catch((error: Error) => void logger.warn({ err: error.message, port: config.METRICS_PORT }, 'metrics port unavailable; running without /metrics')) : undefined;
+  const kafka = createKafka('hookrail-consumers', config.KAFKA_BROKERS, logger);
+  const namespaced = (name: string) => `${config.KAFKA_NAMESPACE}${name}`;
+  const apps: INestMicroservice[] = [];
+  const groups: string[] = [];
+  const afterDbCommit = faultInjection(config.HOOKRAIL_FAULT_KILL_AFTER_DB_COMMITS, logger);
+
+  for (const group of config.CONSUMER_GROUPS) {
+    const service = CONSUMER_SERVICES[group];
+    if (!service) {
+      logger.warn({ group }, 'no service implements this group yet; skipped');
+      continue;
+    }
+    const topics = service.topics.map(namespaced);
+    const names = { dltTopic: namespaced(dltTopic(group)), replayTopic: namespaced(replayTopic(group)) };
+    await ensureTopics(kafka, [...topics, names.dltTopic, names.replayTopic].map((topic) => ({ topic, numPartitions: config.TOPIC_PARTITIONS })));
+    const strategy = new ConsumerServer({
+      group,
+      groupId: namespaced(group),
+      topics,
+      ...names,
+      kafka,
+      dataSource,
+      logger,
+      metrics,
+      maxBatchSize: config.CONSUMER_BATCH_SIZE,
+      afterDbCommit,
+    });
+    const app = await NestFactory.createMicroservice(ConsumersModule.forService(service.module, logger), { strategy, logger: new NestLogger(logger) });
+    app.useGlobalFilters(new RethrowErrorsFilter());
+    await app.listen();
+    apps.push(app);
+    groups.push(group);
+  }
+
+  return {
+    groups,
+    close: async () => {
+      await Promise.all(apps.map((app) => app.close()));
+      await metricsServer?.close();
+      await dataSource.destroy();
+    },
+  };
+}
+
+function faultInjection(killAfterCommits: number, logger: Logger): (() => void) | undefined {
+  if (killAfterCommits <= 0) return undefined;
+  let commits = 0;
+  return () => {
+    if (++commits < killAfterCommits) return;
+    logger.warn({ commits }, 'fault injection: killing the process between the database commit and the offset commit');
+    process.kill(process.pid, 'SIGKILL');
+  };
+}

@@ -1,0 +1,34 @@
+import { ConsumerContext } from '@app/consumer-runtime';
+import {
+  CloudEvent,
+  SHOP_ORDER_CANCELLED_V1,
+  SHOP_ORDER_PAID_V1,
+  SHOP_ORDER_PLACED_V1,
+  ShopOrderCancelledV1,
+  ShopOrderPaidV1,
+  ShopOrderPlacedV1,
+} from '@app/contracts';
+import { Controller } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { RecordLedgerEntryUseCase } from './record-ledger-entry.usecase';
+
+/** Thin edge: the runtime has parsed, validated and deduplicated the event; each method records one entry. */
+@Controller()
+export class LedgerController {
+  constructor(private readonly recordEntry: RecordLedgerEntryUseCase) {}
+
+  @EventPattern(SHOP_ORDER_PLACED_V1)
+  placed(@Payload() event: CloudEvent<ShopOrderPlacedV1>, @Ctx() ctx: ConsumerContext): Promise<void> {
+    return this.recordEntry.execute(ctx.manager, 'receivable', event);
+  }
+
+  @EventPattern(SHOP_ORDER_PAID_V1)
+  paid(@Payload() event: CloudEvent<ShopOrderPaidV1>, @Ctx() ctx: ConsumerContext): Promise<void> {
+    return this.recordEntry.execute(ctx.manager, 'payment', event);
+  }
+
+  @EventPattern(SHOP_ORDER_CANCELLED_V1)
+  cancelled(@Payload() event: CloudEvent<ShopOrderCancelledV1>, @Ctx() ctx: ConsumerContext): Promise<void> {
+    return this.recordEntry.execute(ctx.manager, 'reversal', event);
+  }
+}

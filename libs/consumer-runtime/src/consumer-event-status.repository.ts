@@ -1,0 +1,50 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { ConsumerEventState } from './entities/consumer-event-status.entity';
+
+const MAX_ERROR_LENGTH = 2000;
+
+/** Upserts the failure state of (group, event); `attempts` only ever grows. */
+export async function recordEventStatus(
+  manager: EntityManager | DataSource,
+  row: { group: string; eventId: string; status: ConsumerEventState; attempts: number; lastError: string | null },
+): Promise<void> {
+  await manager.query(
+    `INSERT INTO consumer_event_status ("group", event_id, status, attempts, last_error, updated_at)
+     VALUES ($1, $2, $3, $4, $5, now())
+     ON CONFLICT ("group", event_id) DO UPDATE
+       SET status = EXCLUDED.status,
+           attempts = GREATEST(consumer_event_status.attempts, EXCLUDED.attempts),
+           last_error = COALESCE(EXCLUDED.last_error, consumer_event_status.last_error),
+           updated_at = now()`,
+    [row.group, row.eventId, row.status, row.attempts, row.lastError?.slice(0, MAX_ERROR_LENGTH) ?? null],
+  );
+}
+
+export interface GroupStatus {
+  group: string;
+  status: ConsumerEventState;
+  attempts: number;
+  lastError: string | null;
+  updatedAt: Date;
+}
+
+/**
+ * The event's state in every consumer group that has seen it, by group name. `processed_events` is the truth for
+ * "processed" (it commits with the effect); `consumer_event_status` adds attempts and the last error, and is the only
+ * source for `retrying` and `dead`. Groups that have not seen the event yet are absent.
+ */
+export async function findGroupStatuses(manager: EntityManager | DataSource, eventId: string): Promise<GroupStatus[]> {
+  const rows: Array<{ group: string; status: ConsumerEventState; attempts: number; last_error: string | null; updated_at: Date }> = await manager.query(
+    `SELECT COALESCE(p."group", s."group") AS "group",
+            CASE WHEN p."group" IS NOT NULL THEN 'processed' ELSE s.status END AS status,
+            COALESCE(s.attempts, 1) AS attempts,
+            s.last_error,
+            GREATEST(p.processed_at, s.updated_at) AS updated_at
+       FROM (SELECT "group", processed_at FROM processed_events WHERE event_id = $1) p
+       FULL JOIN (SELECT "group", status, attempts, last_error, updated_at FROM consumer_event_status WHERE event_id = $1) s
+         ON s."group" = p."group"
+      ORDER BY 1`,
+    [eventId],
+  );
+  return rows.map((row) => ({ group: row.group, status: row.status, attempts: Number(row.attempts), lastError: row.last_error, updatedAt: new Date(row.updated_at) }));
+}

@@ -1,0 +1,125 @@
+import { dltTopic as defaultDltTopic, replayTopic as defaultReplayTopic } from '@app/contracts';
+import { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { DEFAULT_RETRY_POLICY } from './backoff';
+import { BatchProcessor, CompiledHandler } from './batch-processor';
+import { ConsumerMetrics } from './consumer-metrics';
+import { HandlerRegistration } from './handler';
+import { dedupe } from './steps/dedupe.middleware';
+
+export interface ConsumerRuntimeOptions {
+  /** The service's name: its consumer group, its `processed_events` and status rows, its dead letters. */
+  group: string;
+  /** The Kafka group id; the group name unless a deployment namespaces it. */
+  groupId?: string;
+  /** The topics the service consumes (e.g. `shop.orders`). */
+  topics: string[];
+  /** Default `<group>.dlt`. */
+  dltTopic?: string;
+  /** Default `<group>.replay`; always consumed too. */
+  replayTopic?: string;
+  handlers: HandlerRegistration[];
+  kafka: Kafka;
+  dataSource: DataSource;
+  logger: Logger;
+  metrics: ConsumerMetrics;
+  /** Most events applied in one transaction (default 500). */
+  maxBatchSize?: number;
+  /** Partitions processed at the same time (default 1); each partition stays sequential. */
+  partitionsConsumedConcurrently?: number;
+  /** Called after each database commit, before the offset commit: the crash tests kill the process here. */
+  afterDbCommit?: () => void;
+}
+
+/**
+ * One consumer group: a kafkajs consumer with auto-commit off whose batches go through the BatchProcessor, and an
+ * idempotent producer for dead letters. `stop()` lets the current message finish and commit, then leaves the group.
+ */
+export class ConsumerRuntime {
+  readonly group: string;
+  readonly topics: string[];
+  readonly dltTopic: string;
+  readonly replayTopic: string;
+  private consumer?: Consumer;
+  private producer?: Producer;
+  private stopping = false;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly options: ConsumerRuntimeOptions) {
+    this.group = options.group;
+    this.dltTopic = options.dltTopic ?? defaultDltTopic(options.group);
+    this.replayTopic = options.replayTopic ?? defaultReplayTopic(options.group);
+    this.topics = [...options.topics, this.replayTopic];
+  }
+
+  async start(): Promise<void> {
+    const { kafka, logger, group } = this.options;
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 3, initialRetryTime: 200 } });
+    await this.producer.connect();
+    const consumer = kafka.consumer({ groupId: this.options.groupId ?? group, sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 500 });
+    this.consumer = consumer;
+    await consumer.connect();
+    await consumer.subscribe({ topics: this.topics, fromBeginning: true });
+    consumer.on(consumer.events.CRASH, ({ payload }) => logger.error({ group, err: payload.error?.message, restart: payload.restart }, 'consumer crashed'));
+    const processor = new BatchProcessor({
+      group,
+      dltTopic: this.dltTopic,
+      dataSource: this.options.dataSource,
+      producer: this.producer,
+      logger,
+      metrics: this.options.metrics,
+      handlers: this.compileHandlers(),
+      maxBatchSize: this.options.maxBatchSize ?? 500,
+      afterDbCommit: this.options.afterDbCommit,
+    });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
+      eachBatch: (payload) => this.track(this.processBatch(processor, payload)),
+    });
+    logger.info({ group, groupId: this.options.groupId ?? group, topics: this.topics, dltTopic: this.dltTopic }, 'consumer group running');
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    // kafkajs ignores commitOffsets once its runner stops: let the batch in hand commit before disconnecting.
+    await Promise.allSettled([...this.inFlight]);
+    await this.consumer?.disconnect();
+    await this.producer?.disconnect();
+  }
+
+  private async track(work: Promise<void>): Promise<void> {
+    this.inFlight.add(work);
+    try {
+      await work;
+    } finally {
+      this.inFlight.delete(work);
+    }
+  }
+
+  private async processBatch(processor: BatchProcessor, { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const consumer = this.consumer!;
+    await processor.process(batch, {
+      heartbeat,
+      shouldStop: () => this.stopping || !isRunning() || isStale(),
+      commit: async (message) => {
+        resolveOffset(message.offset);
+        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+      },
+    });
+    if (!batch.isEmpty()) {
+      this.options.metrics.lag.set({ group: this.group, topic: batch.topic, partition: String(batch.partition) }, Number(batch.offsetLag()));
+    }
+  }
+
+  private compileHandlers(): Map<string, CompiledHandler> {
+    const compiled = new Map<string, CompiledHandler>();
+    for (const { type, handler, policy } of this.options.handlers) {
+      if (compiled.has(type)) throw new Error(`group ${this.group} has two handlers for ${type}`);
+      compiled.set(type, { type, apply: dedupe(handler), policy: { retry: { ...DEFAULT_RETRY_POLICY, ...policy?.retry }, isPermanent: policy?.isPermanent } });
+    }
+    return compiled;
+  }
+}

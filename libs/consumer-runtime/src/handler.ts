@@ -1,0 +1,37 @@
+import { CloudEvent } from '@app/contracts';
+import { Logger } from 'pino';
+import { EntityManager } from 'typeorm';
+import { RetryPolicy } from './backoff';
+
+/** What a handler knows about the message it is applying. */
+export interface ConsumerContext {
+  readonly group: string;
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: string;
+  /** 1 for the first try; the retry step raises it. */
+  readonly attempt: number;
+  /** How often an operator replayed this message (0 unless it came from `<group>.replay`). */
+  readonly replayCount: number;
+  /** The transaction that also holds the dedupe row: write the effect through it and nothing else. */
+  readonly manager: EntityManager;
+  /** Carries eventId, topic, partition, offset and group. */
+  readonly logger: Logger;
+}
+
+/** A pure handler: applies one event's effect through `ctx.manager`. Throwing rolls the transaction back. */
+export type Handler<T = unknown> = (event: CloudEvent<T>, ctx: ConsumerContext) => Promise<void>;
+
+/** Per-handler failure policy. */
+export interface FailurePolicy {
+  retry: RetryPolicy;
+  /** Errors this handler knows retrying cannot fix, besides PermanentError. */
+  isPermanent?: (error: unknown) => boolean;
+}
+
+export interface HandlerRegistration {
+  /** The versioned event type, e.g. `shop.order.placed.v1`. */
+  type: string;
+  handler: Handler<any>;
+  policy?: { retry?: Partial<RetryPolicy>; isPermanent?: (error: unknown) => boolean };
+}
