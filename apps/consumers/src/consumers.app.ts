@@ -46,6 +46,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       logger,
       metrics,
       maxBatchSize: config.CONSUMER_BATCH_SIZE,
+      sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       afterDbCommit,
     });
     const app = await NestFactory.createMicroservice(ConsumersModule.forService(service.module, logger), { strategy, logger: new NestLogger(logger) });

@@ -28,6 +28,8 @@ export interface ConsumerRuntimeOptions {
   maxBatchSize?: number;
   /** Partitions processed at the same time (default 1); each partition stays sequential. */
   partitionsConsumedConcurrently?: number;
+  /** How long the broker waits for a silent member before reassigning its partitions (default 30 s). */
+  sessionTimeoutMs?: number;
   /** Called after each database commit, before the offset commit: the crash tests kill the process here. */
   afterDbCommit?: () => void;
 }
@@ -57,7 +59,7 @@ export class ConsumerRuntime {
     const { kafka, logger, group } = this.options;
     this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 3, initialRetryTime: 200 } });
     await this.producer.connect();
-    const consumer = kafka.consumer({ groupId: this.options.groupId ?? group, sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 500 });
+    const consumer = kafka.consumer({ groupId: this.options.groupId ?? group, sessionTimeout: this.options.sessionTimeoutMs ?? 30_000, heartbeatInterval: Math.min(3_000, Math.floor((this.options.sessionTimeoutMs ?? 30_000) / 3)), maxWaitTimeInMs: 500 });
     this.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topics: this.topics, fromBeginning: true });

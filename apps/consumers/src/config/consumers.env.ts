@@ -35,6 +35,12 @@ export class ConsumersEnv extends BaseEnv {
   @Max(10_000)
   CONSUMER_BATCH_SIZE = 500;
 
+  /** A member silent this long is dropped from its group and its partitions reassigned (broker minimum 6000). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  KAFKA_SESSION_TIMEOUT_MS = 30_000;
+
   /**
    * Fault injection for the crash tests only: the process kills itself (SIGKILL) right after its Nth database
    * commit, before committing the Kafka offset. 0 (the default) never does.
