@@ -1,0 +1,171 @@
+// npm run bench:ingress — the request plane under load, against its baselines measured in the same run:
+//   1. hookrail ingress at a fixed 1,000 req/s: p50 / p99 / max (open loop, from each request's due time)
+//   2. hookrail ingress saturated: maximum sustained accepted events/s
+//   3. pgbench, single-row INSERT transactions with the same number of connections: the physical ceiling
+//   4. a naive inline handler with a 200 ms slow step in the request: the design hookrail replaces
+// Prints a table and the ratios; ingress peak RSS from /proc.
+import 'reflect-metadata';
+import { createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { fixedRate, LoadRequest, saturate } from '../lib/http-load';
+import { peakRssMb } from '../lib/process-memory';
+import { ms, summary } from '../lib/stats';
+
+const root = path.resolve(__dirname, '../..');
+const serverUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const RATE = Number(process.env.BENCH_RATE || 1000);
+const FIXED_SECONDS = Number(process.env.BENCH_SECONDS || 15);
+const SATURATE_REQUESTS = Number(process.env.BENCH_SATURATE_REQUESTS || 30_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 20);
+
+async function freshDatabase(name: string): Promise<string> {
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+  const url = withDatabase(serverUrl, name);
+  await createDatabaseIfAbsent(url);
+  await migrate(url);
+  return url;
+}
+
+function signedRequests(secret: string, count: number): LoadRequest[] {
+  const webhook = new Webhook(secret);
+  const now = new Date();
+  return Array.from({ length: count }, (_, index) => {
+    const id = `msg_${index}_${randomBytes(4).toString('hex')}`;
+    const body = JSON.stringify({
+      type: 'shop.order.placed.v1',
+      timestamp: now.toISOString(),
+      data: {
+        orderId: `ord_${index % 5000}`,
+        customer: { id: `cus_${index % 997}`, email: 'ada@example.com' },
+        amount: 4200,
+        currency: 'EUR',
+        lineItems: [{ sku: 'notebook', quantity: 2, unitAmount: 2100 }],
+      },
+    });
+    return {
+      path: '/webhooks/shop',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': webhook.sign(id, now, body),
+      },
+    };
+  });
+}
+
+async function waitHttp(port: number, pathname: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}${pathname}`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`nothing answered on port ${port} within 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function spawnTs(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['-r', '@swc-node/register', entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function pgbenchTps(url: string): number {
+  const script = path.join(mkdtempSync(path.join(os.tmpdir(), 'hookrail-pgbench-')), 'insert.sql');
+  writeFileSync(script, `INSERT INTO pgbench_single_insert (payload) VALUES ('{"type":"shop.order.placed.v1","orderId":"ord_1","amount":4200}');\n`);
+  const parsed = new URL(url);
+  const output = execFileSync('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', '10', '-f', script, '-h', parsed.hostname, '-p', parsed.port || '5432', '-U', parsed.username || 'postgres', parsed.pathname.slice(1)], {
+    encoding: 'utf8',
+  });
+  const match = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
+  if (!match) throw new Error(`could not read pgbench output:\n${output}`);
+  return Number(match[1]);
+}
+
+function countStatuses(statuses: Map<number, number>): string {
+  return [...statuses.entries()].map(([status, count]) => `${status}×${count}`).join(' ');
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:ingress on ${os.cpus().length} cores; ${RATE} req/s for ${FIXED_SECONDS} s; saturation with ${CONNECTIONS} connections\n`);
+  const url = await freshDatabase('hookrail_bench_ingress');
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const sourcesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-')), 'sources.json');
+  writeFileSync(sourcesFile, JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic: 'shop.orders', aggregateIdPath: 'data.orderId' }]));
+
+  const port = 3100 + Math.floor(Math.random() * 500);
+  const ingress = spawnTs('apps/ingress/src/main.ts', {
+    DATABASE_URL: url,
+    HOOKRAIL_SOURCES: sourcesFile,
+    ADMIN_TOKEN: randomBytes(16).toString('hex'),
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_SIZE: String(CONNECTIONS),
+  });
+  await waitHttp(port, '/healthz');
+
+  const requests = signedRequests(secret, 2_000 + RATE * FIXED_SECONDS + SATURATE_REQUESTS);
+  await saturate(port, requests.slice(0, 2_000), CONNECTIONS); // warm-up: JIT, pool, caches
+  const steady = await fixedRate(port, requests.slice(2_000, 2_000 + RATE * FIXED_SECONDS), RATE);
+  const max = await saturate(port, requests.slice(2_000 + RATE * FIXED_SECONDS), CONNECTIONS);
+  const rss = peakRssMb(ingress.pid as number);
+  await stop(ingress);
+  const maxAccepted = ((max.statuses.get(202) ?? 0) / max.elapsedMs) * 1000;
+
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  await admin.query('CREATE TABLE pgbench_single_insert (id bigserial PRIMARY KEY, payload jsonb NOT NULL)');
+  await admin.query('CREATE TABLE naive_events (id bigserial PRIMARY KEY, payload jsonb NOT NULL)');
+  const rows = Number((await admin.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
+  const outboxRows = Number((await admin.query('SELECT count(*) AS n FROM outbox')).rows[0].n);
+  await admin.end();
+  const tps = pgbenchTps(url);
+
+  const naivePort = port + 1;
+  const naive = spawnTs('bench/ingress/naive-inline.server.ts', { DATABASE_URL: url, PORT: String(naivePort) });
+  await new Promise((resolve) => setTimeout(resolve, 1500)); // the naive server has no health route; it starts in < 1 s
+  const naiveSteady = await fixedRate(naivePort, requests.slice(0, RATE * 5), RATE);
+  const naiveMax = await saturate(naivePort, requests.slice(0, 2_000), CONNECTIONS);
+  await stop(naive);
+
+  const s = summary(steady.latenciesMs);
+  const n = summary(naiveSteady.latenciesMs);
+  const report = [
+    `| measurement | figure |`,
+    `|---|---|`,
+    `| hookrail ingress at ${RATE} req/s (${steady.latenciesMs.length} requests) | p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} |`,
+    `| hookrail ingress, maximum sustained (${CONNECTIONS} connections) | ${maxAccepted.toFixed(0)} accepted events/s (p99 ${ms(summary(max.latenciesMs).p99)}) |`,
+    `| pgbench single-row INSERT, ${CONNECTIONS} connections | ${tps.toFixed(0)} TPS |`,
+    `| naive inline handler (200 ms step) at ${RATE} req/s | p50 ${ms(n.p50)}, p99 ${ms(n.p99)}, max ${ms(n.max)} |`,
+    `| naive inline handler, maximum (${CONNECTIONS} connections) | ${((naiveMax.statuses.get(200) ?? 0) / naiveMax.elapsedMs * 1000).toFixed(0)} req/s |`,
+    `| ingress peak RSS | ${rss.toFixed(0)} MB |`,
+    ``,
+    `ratios: ingress max / pgbench TPS = ${(maxAccepted / tps).toFixed(2)} (goal ≥ 0.5); naive p99 / ingress p99 = ${(n.p99 / s.p99).toFixed(0)}×; ` +
+      `p99 at ${RATE} req/s ${s.p99 <= 5 ? 'meets' : 'misses'} the 5 ms goal; RSS ${rss <= 150 ? 'meets' : 'misses'} the 150 MB goal`,
+    `statuses: steady ${countStatuses(steady.statuses)}; saturated ${countStatuses(max.statuses)}; rows: ${rows} inbound_events, ${outboxRows} outbox`,
+  ];
+  console.log(report.join('\n'));
+}
+
+main().catch((error: Error) => {
+  console.error(`bench:ingress failed: ${error.stack}`);
+  process.exit(1);
+});
