@@ -2,3 +2,5 @@ export * from './test-database';
 export * from './test-kafka';
 export * from './wait-for';
 export * from './app-process';
+export * from './kafka-proxy';
+export * from './topic-reader';

@@ -12,13 +12,10 @@ export const RELAY_LANE_LOCK_SPACE = 0x68720002;
 export class LaneLockRepository {
   constructor(private readonly rows: QueryRows) {}
 
-  /** Takes the lowest free member slot; returns it. */
-  async joinAsMember(maxSlots: number): Promise<number | undefined> {
-    const [row] = await this.rows<{ slot: number }>(
-      `SELECT slot FROM generate_series(0, $2 - 1) AS slot WHERE pg_try_advisory_lock($1, slot) ORDER BY slot LIMIT 1`,
-      [RELAY_MEMBER_LOCK_SPACE, maxSlots],
-    );
-    return row?.slot;
+  /** Takes member slot `slot` unless another relay holds it. */
+  async tryJoinAsMember(slot: number): Promise<boolean> {
+    const [row] = await this.rows<{ joined: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS joined`, [RELAY_MEMBER_LOCK_SPACE, slot]);
+    return row.joined;
   }
 
   /** Live relays of this database (each holds one member lock). */

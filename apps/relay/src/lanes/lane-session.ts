@@ -42,10 +42,13 @@ export class LaneSession {
     const session = new LaneSession(client, onNotification);
     try {
       await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-      const slot = await session.locks.joinAsMember(MAX_MEMBER_SLOTS);
-      if (slot === undefined) throw new Error(`no free relay member slot among ${MAX_MEMBER_SLOTS}`);
-      session.slot = slot;
-      return session;
+      for (let slot = 0; slot < MAX_MEMBER_SLOTS; slot++) {
+        if (await session.locks.tryJoinAsMember(slot)) {
+          session.slot = slot;
+          return session;
+        }
+      }
+      throw new Error(`no free relay member slot among ${MAX_MEMBER_SLOTS}`);
     } catch (error) {
       await session.close();
       throw error;
