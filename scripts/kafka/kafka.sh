@@ -36,7 +36,7 @@ fetch_jars() {
   say "resolving Apache Kafka $version from Maven Central into $libs"
   local started=$SECONDS
   rm -rf "$libs" && mkdir -p "$libs"
-  (cd "$here" && mvn -B -q "$dependency_plugin:copy-dependencies" -DincludeScope=runtime -DoutputDirectory="$libs")
+  (cd "$here" && mvn -B -q -Dstyle.color=never "$dependency_plugin:copy-dependencies" -DincludeScope=runtime -DoutputDirectory="$libs")
   touch "$libs/.complete"
   say "resolved $(ls "$libs" | wc -l) jars in $((SECONDS - started))s"
 }
