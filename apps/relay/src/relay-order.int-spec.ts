@@ -1,5 +1,5 @@
 import { AppProcess, createTestDatabase, createTestTopic, deleteTopics, TestDatabase, TopicReader, waitFor } from '@app/testing';
-import { Kafka as CloudEventsKafka } from 'cloudevents';
+import { Kafka as CloudEventsKafka, KafkaMessage } from 'cloudevents';
 import { DataSource } from 'typeorm';
 import { connectTestDatabase, insertEvents, interleavedEvents, logged, orderReport, publishedCount, range, startRelay, TRACEPARENT } from './testing/relay-fixtures';
 
@@ -53,7 +53,8 @@ describe('three relays over one outbox', () => {
 
   it('write messages that the official CloudEvents SDK decodes, with the traceparent carried along', () => {
     const decoded = reader.messages.map((message) => {
-      const event = CloudEventsKafka.toEvent({ key: message.key ?? '', value: message.value, headers: message.headers });
+      const kafkaMessage: KafkaMessage = { key: message.key ?? '', value: message.value, body: message.value, headers: message.headers };
+      const event = CloudEventsKafka.toEvent(kafkaMessage);
       const { specversion, id, type, subject, traceparent, data } = Array.isArray(event) ? event[0] : event;
       return { specversion, id, type, subject, traceparent, data };
     });

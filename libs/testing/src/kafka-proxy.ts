@@ -90,7 +90,7 @@ export class KafkaProxy {
 
 /** Splits a byte stream into Kafka frames (4-byte size prefix included). */
 function frames(onFrame: (frame: Buffer) => void): (chunk: Buffer) => void {
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   return (chunk) => {
     pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
     while (pending.length >= 4 && pending.length >= 4 + pending.readInt32BE(0)) {
@@ -113,7 +113,7 @@ function rewriteBrokers(frame: Buffer, version: number, port: number): Buffer {
     offset += 4;
     offset += 2 + frame.readInt16BE(offset); // host
     offset += 4; // port
-    let rack = Buffer.alloc(0);
+    let rack: Buffer = Buffer.alloc(0);
     if (version >= 1) {
       const rackLength = frame.readInt16BE(offset);
       const end = offset + 2 + Math.max(0, rackLength);
