@@ -1,3 +1,4 @@
+import { findGroupStatuses } from '@app/consumer-runtime';
 import { Database } from '@app/db';
 import { Injectable } from '@nestjs/common';
 import { malformed, notFound } from '../../../http/problem';
@@ -15,6 +16,8 @@ export interface EventStatus {
   /** accepted: committed, not yet on Kafka; published: the broker acknowledged it. */
   status: 'accepted' | 'published';
   publishedAt: string | null;
+  /** Per consumer group that has seen the event: processed, retrying or dead. Absent groups have not seen it yet. */
+  groups: Array<{ group: string; status: string; attempts: number; lastError: string | null; updatedAt: string }>;
 }
 
 /** GET /events/:id */
@@ -34,6 +37,7 @@ export class GetEventStatusUseCase {
     const publication = await this.outbox.findPublication(manager, id);
     // No outbox row left means it was published and then pruned by retention.
     const published = publication === undefined || publication.publishedAt !== null;
+    const groups = await findGroupStatuses(manager, id);
     return {
       id: event.id,
       source: event.source,
@@ -42,6 +46,7 @@ export class GetEventStatusUseCase {
       receivedAt: event.receivedAt.toISOString(),
       status: published ? 'published' : 'accepted',
       publishedAt: publication?.publishedAt ? publication.publishedAt.toISOString() : null,
+      groups: groups.map((group) => ({ ...group, updatedAt: group.updatedAt.toISOString() })),
     };
   }
 }
