@@ -26,7 +26,7 @@ describe('GET /events/:id, /readyz and /metrics', () => {
     // What the consumer runtime records: processed for one group, dead for another.
     await ingress.query(`INSERT INTO processed_events ("group", event_id) VALUES ('ledger', $1)`, [accepted.body.id]);
     await ingress.query(`INSERT INTO consumer_event_status ("group", event_id, status, attempts, last_error) VALUES ('notifier', $1, 'dead', 5, 'provider rejected the address')`, [accepted.body.id]);
-    const groups = (await (await fetch(statusUrl)).json()).groups;
+    const { groups } = (await (await fetch(statusUrl)).json()) as { groups: unknown[] };
     expect(groups).toEqual([
       { group: 'ledger', status: 'processed', attempts: 1, lastError: null, updatedAt: expect.any(String) },
       { group: 'notifier', status: 'dead', attempts: 5, lastError: 'provider rejected the address', updatedAt: expect.any(String) },
