@@ -7,5 +7,10 @@ import { InboundEventEntity } from '../../../apps/ingress/src/events/inbound-eve
 import { ConsumerEventStatusEntity } from '../../consumer-runtime/src/entities/consumer-event-status.entity';
 import { ProcessedEventEntity } from '../../consumer-runtime/src/entities/processed-event.entity';
 import { LedgerEntryEntity } from '../../../apps/consumers/src/ledger/ledger-entry.entity';
+// The dead-letter store's entities by path, for the same reason.
+import { DeadLetterAuditEntity } from '../../dead-letters/src/dead-letter-audit.entity';
+import { DeadLetterEntity } from '../../dead-letters/src/dead-letter.entity';
+import { NotificationEntity } from '../../../apps/consumers/src/notifier/notification.entity';
+import { AgentTaskEntity } from '../../../apps/consumers/src/agent/agent-task.entity';
 
-export const ENTITIES = [InboundEventEntity, OutboxMessageEntity, JobHeartbeatEntity, ProcessedEventEntity, ConsumerEventStatusEntity, LedgerEntryEntity];
+export const ENTITIES = [InboundEventEntity, OutboxMessageEntity, JobHeartbeatEntity, ProcessedEventEntity, ConsumerEventStatusEntity, LedgerEntryEntity, NotificationEntity, AgentTaskEntity, DeadLetterEntity, DeadLetterAuditEntity];
