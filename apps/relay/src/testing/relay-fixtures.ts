@@ -3,6 +3,7 @@ import { connect } from '@app/db';
 import { addToOutbox, laneOf } from '@app/outbox';
 import { AppProcess, cleanEnv, ReadMessage, TEST_BROKERS } from '@app/testing';
 import { randomUUID } from 'node:crypto';
+import { AddressInfo, createServer } from 'node:net';
 import { DataSource } from 'typeorm';
 
 /** Test fixtures of the relay's integration tests: events with a per-aggregate sequence number, relay processes. */
@@ -93,3 +94,12 @@ export function firstArrivals(sequence: number[]): number[] {
 }
 
 export const range = (count: number): number[] => Array.from({ length: count }, (_, i) => i);
+
+/** A TCP port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

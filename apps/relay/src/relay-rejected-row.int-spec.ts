@@ -1,0 +1,82 @@
+import { laneOf } from '@app/outbox';
+import { AppProcess, createTestDatabase, createTestTopic, deleteTopics, TestDatabase, testKafka, TopicReader, waitFor } from '@app/testing';
+import { ConfigResourceTypes } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { connectTestDatabase, freePort, insertEvents, sequencedEvent, startRelay } from './testing/relay-fixtures';
+
+describe('a row the broker rejects for good', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let topic: string;
+  let reader: TopicReader;
+  let relay: AppProcess;
+  let metricsUrl: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await connectTestDatabase(database.url);
+    topic = await createTestTopic('relay-rejected', 3);
+    reader = await TopicReader.start(topic);
+    const port = await freePort();
+    metricsUrl = `http://127.0.0.1:${port}/metrics`;
+    relay = startRelay(database.url, { METRICS_PORT: String(port) });
+  });
+
+  afterAll(async () => {
+    relay.signal('SIGKILL');
+    await reader.stop();
+    await dataSource.destroy();
+    await deleteTopics([topic]);
+    await database.drop();
+  });
+
+  /** Another aggregate that hashes to the same lane as `key`. */
+  function laneMate(key: string): string {
+    for (let i = 0; ; i++) if (laneOf(`neighbour-${i}`) === laneOf(key) && `neighbour-${i}` !== key) return `neighbour-${i}`;
+  }
+
+  const values = (key: string) => reader.messages.filter((message) => message.key === key).map((message) => JSON.parse(message.value ?? '{}').seq);
+
+  it('is parked with its error and counted; other lanes and other keys of its lane go on; its later rows wait behind it', async () => {
+    const poisoned = 'order-poisoned';
+    const neighbour = laneMate(poisoned);
+    const events = [
+      sequencedEvent(poisoned, 0),
+      sequencedEvent(neighbour, 0),
+      sequencedEvent(poisoned, 1, { blob: 'x'.repeat(1_200_000) }), // above the broker's 1 MiB message.max.bytes
+      sequencedEvent(poisoned, 2),
+      sequencedEvent(neighbour, 1),
+      ...Array.from({ length: 100 }, (_, i) => sequencedEvent(`order-${i}`, 0)),
+    ];
+    await insertEvents(dataSource, topic, events, { perTransaction: 1, writers: 1 });
+
+    await waitFor(() => reader.messages.length >= 103, { what: 'the publishable rows on the topic' });
+    expect(values(poisoned)).toEqual([0]);
+    expect(values(neighbour)).toEqual([0, 1]);
+    const [parked] = await dataSource.query(`SELECT failed_at, last_error, attempts FROM outbox WHERE event_id = $1`, [events[2].id]);
+    expect(parked.failed_at).not.toBeNull();
+    expect(parked.last_error).toMatch(/MESSAGE_TOO_LARGE|larger than the max message size/);
+    const [held] = await dataSource.query(`SELECT published_at, failed_at FROM outbox WHERE event_id = $1`, [events[3].id]);
+    expect(held).toEqual({ published_at: null, failed_at: null });
+
+    const metrics = await waitFor(async () => {
+      const text = await (await fetch(metricsUrl)).text();
+      return text.includes('hookrail_outbox_failed_rows 1') && text;
+    }, { what: 'the failed row in /metrics' });
+    expect(metrics).toMatch(/hookrail_relay_failures_total\{kind="rejected"\} 1/);
+    expect(metrics).toMatch(/hookrail_outbox_backlog_rows 1\b/);
+    expect(metrics).toMatch(/hookrail_relay_published_total\{topic="[^"]+"\} 103/);
+    expect(relay.logLines().some((line) => line.msg.toString().startsWith('broker rejected an outbox row') && line.eventId === events[2].id)).toBe(true);
+  });
+
+  it('is published, followed by the rows that waited, once the operator fixed the cause and requeued it', async () => {
+    const admin = testKafka().admin();
+    await admin.connect();
+    await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name: 'max.message.bytes', value: '3000000' }] }] });
+    await admin.disconnect();
+
+    await dataSource.query(`UPDATE outbox SET failed_at = NULL WHERE failed_at IS NOT NULL`);
+    await waitFor(() => values('order-poisoned').length === 3, { what: 'the requeued row and the one behind it' });
+    expect(values('order-poisoned')).toEqual([0, 1, 2]);
+  });
+});
