@@ -66,7 +66,7 @@ describe('a row the broker rejects for good', () => {
     expect(metrics).toMatch(/hookrail_relay_failures_total\{kind="rejected"\} 1/);
     expect(metrics).toMatch(/hookrail_outbox_backlog_rows 1\b/);
     expect(metrics).toMatch(/hookrail_relay_published_total\{topic="[^"]+"\} 103/);
-    expect(relay.logLines().some((line) => line.msg.toString().startsWith('broker rejected an outbox row') && line.eventId === events[2].id)).toBe(true);
+    expect(relay.logLines().some((line) => String(line.msg).startsWith('broker rejected an outbox row') && line.eventId === events[2].id)).toBe(true);
   });
 
   it('is published, followed by the rows that waited, once the operator fixed the cause and requeued it', async () => {
