@@ -16,6 +16,8 @@ export const CE_HEADERS = {
 /** Headers hookrail adds to dead letters and replays. */
 export const HOOKRAIL_HEADERS = {
   replayCount: 'hookrail_replay_count',
+  /** On a replay: the `dead_letters` row it came from, so that a replay that fails again updates that row. */
+  deadLetterId: 'hookrail_dead_letter_id',
   dltTopic: 'hookrail_dlt_original_topic',
   dltPartition: 'hookrail_dlt_original_partition',
   dltOffset: 'hookrail_dlt_original_offset',

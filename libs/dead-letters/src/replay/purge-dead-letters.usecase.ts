@@ -1,0 +1,39 @@
+import { DataSource } from 'typeorm';
+import { DeadLetterAuditRepository } from '../dead-letter-audit.repository';
+import { DeadLetterFilter, describeFilter } from '../dead-letter-filter';
+import { DeadLettersRepository, DeadLetterSummary } from '../dead-letters.repository';
+
+export interface PurgeRequest {
+  filter: DeadLetterFilter;
+  actor: string;
+  dryRun?: boolean;
+  /** Most dead letters one request purges (default 1000). */
+  limit?: number;
+}
+
+export interface PurgeResult {
+  dryRun: boolean;
+  matched: number;
+  purged: string[];
+  candidates?: DeadLetterSummary[];
+}
+
+/**
+ * Gives up on dead letters for good: `dead → purged` (the retention job deletes them later). The status change and
+ * its audit row commit in one transaction.
+ */
+export async function purgeDeadLetters(dataSource: DataSource, request: PurgeRequest): Promise<PurgeResult> {
+  const ids = await new DeadLettersRepository(dataSource).selectIds(request.filter, 'dead', request.limit ?? 1000);
+  if (request.dryRun) {
+    const candidates = ids.length ? await new DeadLettersRepository(dataSource).list({ ids }, ids.length) : [];
+    return { dryRun: true, matched: ids.length, purged: [], candidates };
+  }
+  const purged = await dataSource.transaction(async (manager) => {
+    const changed = await new DeadLettersRepository(manager).purge(ids);
+    if (changed.length > 0) {
+      await new DeadLetterAuditRepository(manager).record({ actor: request.actor, action: 'purge', filter: describeFilter(request.filter), count: changed.length, deadLetterIds: changed });
+    }
+    return changed;
+  });
+  return { dryRun: false, matched: ids.length, purged };
+}

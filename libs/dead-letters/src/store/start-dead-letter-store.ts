@@ -1,0 +1,49 @@
+import { Closable } from '@app/config';
+import { dltTopic, replayTopic } from '@app/contracts';
+import { connect } from '@app/db';
+import { JobSchedule } from '@app/jobs';
+import { createKafka, ensureTopics } from '@app/kafka';
+import { Logger } from 'pino';
+import { DEAD_LETTER_RETENTION_JOB, pruneDeadLetters } from '../retention/dead-letter-retention';
+import { DEAD_LETTER_STORE_GROUP, DeadLetterStore } from './dead-letter-store';
+
+export interface DeadLetterStoreSettings {
+  databaseUrl: string;
+  brokers: string[];
+  /** Prefix of every topic and group id (KAFKA_NAMESPACE). */
+  namespace: string;
+  /** The consumer groups whose `<group>.dlt` the store indexes. */
+  groups: readonly string[];
+  /** Partitions of a DLT or replay topic the store has to create. */
+  topicPartitions: number;
+  /** Resolved and purged dead letters are deleted after this long. */
+  retentionSeconds: number;
+  retentionEveryMs: number;
+}
+
+/** Starts the dead-letter store and its retention job with a database pool and Kafka client of their own. */
+export async function startDeadLetterStore(settings: DeadLetterStoreSettings, logger: Logger): Promise<Closable> {
+  const namespaced = (name: string) => `${settings.namespace}${name}`;
+  const dataSource = await connect({ url: settings.databaseUrl, applicationName: 'hookrail-dlq-store', poolSize: 3 });
+  const kafka = createKafka('hookrail-dlq-store', settings.brokers, logger);
+  const sources = settings.groups.map((group) => ({ group, dltTopic: namespaced(dltTopic(group)), replayTopic: namespaced(replayTopic(group)) }));
+  await ensureTopics(kafka, sources.flatMap((source) => [source.dltTopic, source.replayTopic]).map((topic) => ({ topic, numPartitions: settings.topicPartitions })));
+  const store = new DeadLetterStore({ kafka, dataSource, logger, groupId: namespaced(DEAD_LETTER_STORE_GROUP), sources });
+  await store.start();
+  const retention = new JobSchedule(settings.retentionEveryMs, async () => {
+    try {
+      const result = await pruneDeadLetters(dataSource, { retentionSeconds: settings.retentionSeconds });
+      if (result.ran) logger.info({ job: DEAD_LETTER_RETENTION_JOB, deleted: result.affected }, 'dead-letter retention ran');
+    } catch (error) {
+      logger.error({ job: DEAD_LETTER_RETENTION_JOB, err: error instanceof Error ? error.message : String(error) }, 'dead-letter retention failed');
+    }
+  });
+  retention.start();
+  return {
+    close: async () => {
+      await retention.stop();
+      await store.stop();
+      await dataSource.destroy();
+    },
+  };
+}
