@@ -2,14 +2,30 @@ import { CloudEvent, toKafkaRecord } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { laneOf } from './outbox-lanes';
 
+/** The column values of one outbox row, in the order of OUTBOX_COLUMNS. */
+export interface NewOutboxRow {
+  lane: number;
+  eventId: string;
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+}
+
+export const OUTBOX_COLUMNS = 'lane, event_id, topic, key, value, headers';
+
+/** A CloudEvent as an outbox row: CloudEvents Kafka binding (binary mode), keyed by its subject, laned by the key. */
+export function toOutboxRow(topic: string, event: CloudEvent): NewOutboxRow {
+  const record = toKafkaRecord(event);
+  return { lane: laneOf(record.key), eventId: event.id, topic, key: record.key, value: record.value, headers: record.headers };
+}
+
+export const outboxParams = (row: NewOutboxRow): unknown[] => [row.lane, row.eventId, row.topic, row.key, row.value, row.headers];
+
 /**
  * Adds a CloudEvent to the outbox inside the caller's transaction (`manager` is the transaction's manager): it is
  * published when, and only if, that transaction commits. The topic is chosen by the caller; the key is the subject.
  */
 export async function addToOutbox(manager: EntityManager, topic: string, event: CloudEvent): Promise<void> {
-  const record = toKafkaRecord(event);
-  await manager.query(
-    `INSERT INTO outbox (lane, event_id, topic, key, value, headers) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [laneOf(record.key), event.id, topic, record.key, record.value, record.headers],
-  );
+  await manager.query(`INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, outboxParams(toOutboxRow(topic, event)));
 }

@@ -1,5 +1,6 @@
+import { NewOutboxRow, OUTBOX_COLUMNS } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 export interface NewInboundEvent {
   id: string;
@@ -22,20 +23,34 @@ export interface InboundEventRow {
 /** SQL of the inbound_events table, one method per statement. */
 @Injectable()
 export class InboundEventRepository {
-  /** Inserts unless (source, sender_event_id) exists; the unique constraint decides. True when inserted. */
-  async insertIfAbsent(manager: EntityManager, event: NewInboundEvent): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (source, sender_event_id) DO NOTHING
-       RETURNING id`,
-      [event.id, event.source, event.senderEventId, event.type, event.aggregateId, event.payloadHash, JSON.stringify(event.payload)],
+  /**
+   * The request plane's one durable write: the event and its outbox row in ONE statement, hence one transaction
+   * and one round trip. The outbox row is inserted only from the event row the statement inserted, so a conflict
+   * on (source, sender_event_id) — decided by the unique constraint — writes neither. True when inserted.
+   */
+  async insertWithOutbox(dataSource: DataSource, event: NewInboundEvent, outbox: NewOutboxRow): Promise<boolean> {
+    const rows: unknown[] = await dataSource.query(
+      `WITH event AS (
+         INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (source, sender_event_id) DO NOTHING
+         RETURNING id
+       ), queued AS (
+         INSERT INTO outbox (${OUTBOX_COLUMNS})
+         SELECT $8, event.id, $9, $10, $11, $12 FROM event
+         RETURNING event_id
+       )
+       SELECT event_id FROM queued`,
+      [
+        ...[event.id, event.source, event.senderEventId, event.type, event.aggregateId, event.payloadHash, JSON.stringify(event.payload)],
+        ...[outbox.lane, outbox.topic, outbox.key, outbox.value, outbox.headers],
+      ],
     );
     return rows.length === 1;
   }
 
   /** The committed winner of a conflict: its id and payload hash. */
-  async findBySenderEventId(manager: EntityManager, source: string, senderEventId: string): Promise<{ id: string; payloadHash: string } | undefined> {
+  async findBySenderEventId(manager: EntityManager | DataSource, source: string, senderEventId: string): Promise<{ id: string; payloadHash: string } | undefined> {
     const rows: Array<{ id: string; payload_hash: string }> = await manager.query(
       `SELECT id, payload_hash FROM inbound_events WHERE source = $1 AND sender_event_id = $2`,
       [source, senderEventId],

@@ -1,6 +1,6 @@
 import { CLOUDEVENTS_SPEC_VERSION, CloudEvent } from '@app/contracts';
 import { Database } from '@app/db';
-import { addToOutbox } from '@app/outbox';
+import { toOutboxRow } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { idConflict } from '../../../http/problem';
@@ -29,7 +29,7 @@ export interface RecordEventResult {
 }
 
 /**
- * The durable write of the request plane: inbound_events row and outbox row in one transaction. A duplicate
+ * The durable write of the request plane: inbound_events row and outbox row in one statement. A duplicate
  * delivery (same source and sender id, same bytes) returns the first id and writes nothing; the same id with other
  * bytes is a 409. The unique constraint decides; nothing here checks before inserting.
  */
@@ -44,35 +44,27 @@ export class RecordEventUseCase {
     const dataSource = await this.database.connection();
     const id = randomUUID();
     const payloadHash = createHash('sha256').update(command.rawBody).digest('hex');
-    return dataSource.transaction(async (manager) => {
-      const inserted = await this.inboundEvents.insertIfAbsent(manager, {
-        id,
-        source: command.source,
-        senderEventId: command.senderEventId,
-        type: command.type,
-        aggregateId: command.aggregateId,
-        payloadHash,
-        payload: command.payload,
-      });
-      if (!inserted) {
-        const first = await this.inboundEvents.findBySenderEventId(manager, command.source, command.senderEventId);
-        if (!first) throw new Error(`inbound event ${command.source}/${command.senderEventId} conflicted but cannot be read`);
-        if (first.payloadHash !== payloadHash) throw idConflict(command.senderEventId);
-        return { id: first.id, duplicate: true };
-      }
-      const event: CloudEvent = {
-        ...command.extensions,
-        specversion: CLOUDEVENTS_SPEC_VERSION,
-        id,
-        source: command.ceSource,
-        type: command.type,
-        time: command.time ?? new Date().toISOString(),
-        datacontenttype: 'application/json',
-        subject: command.aggregateId,
-        data: command.data,
-      };
-      await addToOutbox(manager, command.topic, event);
-      return { id, duplicate: false };
-    });
+    const event: CloudEvent = {
+      ...command.extensions,
+      specversion: CLOUDEVENTS_SPEC_VERSION,
+      id,
+      source: command.ceSource,
+      type: command.type,
+      time: command.time ?? new Date().toISOString(),
+      datacontenttype: 'application/json',
+      subject: command.aggregateId,
+      data: command.data,
+    };
+    const inserted = await this.inboundEvents.insertWithOutbox(
+      dataSource,
+      { id, source: command.source, senderEventId: command.senderEventId, type: command.type, aggregateId: command.aggregateId, payloadHash, payload: command.payload },
+      toOutboxRow(command.topic, event),
+    );
+    if (inserted) return { id, duplicate: false };
+    // The unique constraint said: delivered before. Its payload hash tells a redelivery from a reused id.
+    const first = await this.inboundEvents.findBySenderEventId(dataSource, command.source, command.senderEventId);
+    if (!first) throw new Error(`inbound event ${command.source}/${command.senderEventId} conflicted but cannot be read`);
+    if (first.payloadHash !== payloadHash) throw idConflict(command.senderEventId);
+    return { id: first.id, duplicate: true };
   }
 }
