@@ -81,6 +81,12 @@ function spawnTs(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['-r', '@swc-node/register', entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
+/** The ingress as it runs in production: compiled JavaScript (npm run build), no TypeScript loader in memory. */
+function spawnBuiltIngress(env: NodeJS.ProcessEnv): ChildProcess {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  return spawn(process.execPath, ['dist/apps/ingress/src/main.js'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -112,7 +118,7 @@ async function main(): Promise<void> {
   writeFileSync(sourcesFile, JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic: 'shop.orders', aggregateIdPath: 'data.orderId' }]));
 
   const port = 3100 + Math.floor(Math.random() * 500);
-  const ingress = spawnTs('apps/ingress/src/main.ts', {
+  const ingress = spawnBuiltIngress({
     DATABASE_URL: url,
     HOOKRAIL_SOURCES: sourcesFile,
     ADMIN_TOKEN: randomBytes(16).toString('hex'),
