@@ -9,6 +9,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'pino';
 import { collectDefaultMetrics } from 'prom-client';
 import { ConsumersEnv } from './config/consumers.env';
+import { ConsumerServiceDeps } from './consumer-service.deps';
 import { CONSUMER_SERVICES } from './consumer-services';
 import { ConsumersModule } from './consumers.module';
 
@@ -17,7 +18,7 @@ import { ConsumersModule } from './consumers.module';
  * pool, one metrics registry and one Kafka client. The returned handle stops them all (current messages finish).
  */
 export async function startConsumers(config: ConsumersEnv, logger: Logger): Promise<Closable & { groups: string[] }> {
-  const dataSource = await connect({ url: config.DATABASE_URL, applicationName: 'hookrail-consumers', poolSize: 4 + config.CONSUMER_GROUPS.length });
+  const dataSource = await connect({ url: config.DATABASE_URL, applicationName: 'hookrail-consumers', poolSize: 2 + config.CONSUMER_GROUPS.length * config.CONSUMER_PARTITION_CONCURRENCY });
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });
   const metricsServer = config.METRICS_PORT > 0 ? await startMetricsServer(metrics.registry, config.METRICS_PORT).catch((error: Error) => void logger.warn({ err: error.message, port: config.METRICS_PORT }, 'metrics port unavailable; running without /metrics')) : undefined;
@@ -47,9 +48,10 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       metrics,
       maxBatchSize: config.CONSUMER_BATCH_SIZE,
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+      partitionsConsumedConcurrently: config.CONSUMER_PARTITION_CONCURRENCY,
       afterDbCommit,
     });
-    const app = await NestFactory.createMicroservice(ConsumersModule.forService(service.module, logger), { strategy, logger: new NestLogger(logger) });
+    const app = await NestFactory.createMicroservice(ConsumersModule.forService(service.module, logger, new ConsumerServiceDeps(group, config, dataSource, kafka, metrics, names.dltTopic)), { strategy, logger: new NestLogger(logger) });
     app.useGlobalFilters(new RethrowErrorsFilter());
     await app.listen();
     apps.push(app);

@@ -8,6 +8,7 @@ import { recordEventStatus } from './consumer-event-status.repository';
 import { ConsumerMetrics } from './consumer-metrics';
 import { FailurePolicy } from './handler';
 import { MessageContext } from './message-context';
+import { PendingWrites } from './pending-writes';
 import { ProcessedEventClaims } from './processed-events.repository';
 import { buildDeadLetter, produceDeadLetter } from './steps/dead-letter.middleware';
 import { dedupe, DedupeOutcome } from './steps/dedupe.middleware';
@@ -92,12 +93,14 @@ export class BatchProcessor {
       try {
         await this.deps.dataSource.transaction(async (manager) => {
           const claims = await ProcessedEventClaims.claim(manager, this.deps.group, events.map((item) => item.event!.id));
+          const pending = new PendingWrites();
           for (const item of events) {
             current = item;
-            outcomes.push(await this.applyTimed(item, this.context(batch, item, 1, manager), claims));
+            outcomes.push(await this.applyTimed(item, this.context(batch, item, 1, manager, pending), claims));
             current = undefined;
             await controls.heartbeat();
           }
+          await pending.flush(manager);
         });
       } catch (error) {
         const now = new Date();
@@ -130,7 +133,9 @@ export class BatchProcessor {
       async (attempt) => {
         const result = await dataSource.transaction(async (manager) => {
           const claims = await ProcessedEventClaims.claim(manager, group, [event.id]);
-          const applied = await this.applyTimed(item, this.context(batch, item, attempt, manager), claims);
+          const pending = new PendingWrites();
+          const applied = await this.applyTimed(item, this.context(batch, item, attempt, manager, pending), claims);
+          await pending.flush(manager);
           if (applied === 'applied' && attempt > 1) await recordEventStatus(manager, { group, eventId: event.id, status: 'processed', attempts: attempt, lastError: null });
           return applied;
         });
@@ -191,8 +196,8 @@ export class BatchProcessor {
     }
   }
 
-  private context(batch: Batch, item: Item, attempt: number, manager: EntityManager): MessageContext {
-    return new MessageContext(this.deps.group, batch.topic, batch.partition, item.message.offset, item.event!.id, attempt, item.replayCount, manager, this.deps.logger);
+  private context(batch: Batch, item: Item, attempt: number, manager: EntityManager, pending: PendingWrites): MessageContext {
+    return new MessageContext(this.deps.group, batch.topic, batch.partition, item.message.offset, item.event!.id, attempt, item.replayCount, manager, pending, this.deps.logger);
   }
 
   private count(item: Item, outcome: DedupeOutcome): void {

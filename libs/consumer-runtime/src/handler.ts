@@ -15,9 +15,17 @@ export interface ConsumerContext {
   readonly replayCount: number;
   /** The transaction that also holds the dedupe row: write the effect through it and nothing else. */
   readonly manager: EntityManager;
+  /**
+   * Queues `row` for `writer`, which runs once, in this same transaction, with every row queued for it before the
+   * commit: a batch of events costs one multi-row statement instead of one round trip each.
+   */
+  write<T>(writer: BatchWriter<T>, row: T): void;
   /** Carries eventId, topic, partition, offset and group. */
   readonly logger: Logger;
 }
+
+/** Writes rows in one statement through the transaction's manager (e.g. `INSERT … SELECT * FROM unnest(…)`). */
+export type BatchWriter<T> = (manager: EntityManager, rows: T[]) => Promise<void>;
 
 /** A pure handler: applies one event's effect through `ctx.manager`. Throwing rolls the transaction back. */
 export type Handler<T = unknown> = (event: CloudEvent<T>, ctx: ConsumerContext) => Promise<void>;

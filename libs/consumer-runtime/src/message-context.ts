@@ -1,6 +1,7 @@
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
-import { ConsumerContext } from './handler';
+import { BatchWriter, ConsumerContext } from './handler';
+import { PendingWrites } from './pending-writes';
 
 /** A ConsumerContext whose child logger is made only when a handler asks for it (most never do). */
 export class MessageContext implements ConsumerContext {
@@ -15,8 +16,13 @@ export class MessageContext implements ConsumerContext {
     readonly attempt: number,
     readonly replayCount: number,
     readonly manager: EntityManager,
+    private readonly pending: PendingWrites,
     private readonly parentLogger: Logger,
   ) {}
+
+  write<T>(writer: BatchWriter<T>, row: T): void {
+    this.pending.add(writer, row);
+  }
 
   get logger(): Logger {
     this.childLogger ??= this.parentLogger.child({ eventId: this.eventId, topic: this.topic, partition: this.partition, offset: this.offset, group: this.group });

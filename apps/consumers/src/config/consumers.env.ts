@@ -35,6 +35,13 @@ export class ConsumersEnv extends BaseEnv {
   @Max(10_000)
   CONSUMER_BATCH_SIZE = 500;
 
+  /** Partitions one group works on at the same time; each partition stays strictly sequential. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  CONSUMER_PARTITION_CONCURRENCY = 3;
+
   /** A member silent this long is dropped from its group and its partitions reassigned (broker minimum 6000). */
   @Type(() => Number)
   @IsInt()

@@ -11,16 +11,23 @@ export interface NewLedgerEntry {
   currency: string;
 }
 
-/** Inside the consumer's transaction (`manager` is the one holding the dedupe row). */
-export async function insertLedgerEntry(manager: EntityManager, entry: NewLedgerEntry): Promise<void> {
-  await manager.query(`INSERT INTO ledger_entries (event_id, order_id, customer_id, kind, amount, currency) VALUES ($1, $2, $3, $4, $5, $6)`, [
-    entry.eventId,
-    entry.orderId,
-    entry.customerId,
-    entry.kind,
-    entry.amount,
-    entry.currency,
-  ]);
+/**
+ * Inserts a batch of entries in one statement, in order, inside the consumer's transaction (`manager` is the one
+ * holding the dedupe rows). Used as a BatchWriter: the runtime calls it once per transaction.
+ */
+export async function insertLedgerEntries(manager: EntityManager, entries: NewLedgerEntry[]): Promise<void> {
+  await manager.query(
+    `INSERT INTO ledger_entries (event_id, order_id, customer_id, kind, amount, currency)
+     SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::bigint[], $6::char(3)[])`,
+    [
+      entries.map((entry) => entry.eventId),
+      entries.map((entry) => entry.orderId),
+      entries.map((entry) => entry.customerId),
+      entries.map((entry) => entry.kind),
+      entries.map((entry) => entry.amount),
+      entries.map((entry) => entry.currency),
+    ],
+  );
 }
 
 export interface LedgerBalance {

@@ -18,17 +18,17 @@ export class LedgerController {
   constructor(private readonly recordEntry: RecordLedgerEntryUseCase) {}
 
   @EventPattern(SHOP_ORDER_PLACED_V1)
-  placed(@Payload() event: CloudEvent<ShopOrderPlacedV1>, @Ctx() ctx: ConsumerContext): Promise<void> {
-    return this.recordEntry.execute(ctx.manager, 'receivable', event);
+  placed(@Payload() event: CloudEvent<ShopOrderPlacedV1>, @Ctx() ctx: ConsumerContext): void {
+    this.recordEntry.execute(ctx, 'receivable', event);
   }
 
   @EventPattern(SHOP_ORDER_PAID_V1)
-  paid(@Payload() event: CloudEvent<ShopOrderPaidV1>, @Ctx() ctx: ConsumerContext): Promise<void> {
-    return this.recordEntry.execute(ctx.manager, 'payment', event);
+  paid(@Payload() event: CloudEvent<ShopOrderPaidV1>, @Ctx() ctx: ConsumerContext): void {
+    this.recordEntry.execute(ctx, 'payment', event);
   }
 
   @EventPattern(SHOP_ORDER_CANCELLED_V1)
-  cancelled(@Payload() event: CloudEvent<ShopOrderCancelledV1>, @Ctx() ctx: ConsumerContext): Promise<void> {
-    return this.recordEntry.execute(ctx.manager, 'reversal', event);
+  cancelled(@Payload() event: CloudEvent<ShopOrderCancelledV1>, @Ctx() ctx: ConsumerContext): void {
+    this.recordEntry.execute(ctx, 'reversal', event);
   }
 }
