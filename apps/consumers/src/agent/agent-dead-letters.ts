@@ -1,0 +1,68 @@
+import { buildDeadLetter, ConsumerMetrics, Failure, produceDeadLetter } from '@app/consumer-runtime';
+import { CloudEvent, HOOKRAIL_HEADERS, toKafkaRecord } from '@app/contracts';
+import { KafkaMessage, Producer } from 'kafkajs';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+
+const BATCH = 50;
+
+/** A failure read back from a task row: class and message as recorded (the stack stayed in the worker's log). */
+class RecordedFailure extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+    this.stack = `${name}: ${message}`;
+  }
+}
+
+/**
+ * Dead tasks to `<group>.dlt`, built by the runtime's dead-letter step so that they carry the same headers as every
+ * other dead letter (original topic, partition, offset, group, event id, error, attempts). A row is marked
+ * `dead_lettered_at` only after the broker acknowledged its record, inside the transaction that locked it: a crash
+ * in between sends it again (at least once), never loses it. Any worker may flush; SKIP LOCKED keeps them apart.
+ */
+export class AgentDeadLetters {
+  constructor(
+    private readonly deps: { group: string; dltTopic: string; producer: Producer; dataSource: DataSource; metrics: ConsumerMetrics; logger: Logger },
+  ) {}
+
+  /** Returns how many dead letters it produced. */
+  async flush(): Promise<number> {
+    const { dataSource, producer, dltTopic, group, metrics, logger } = this.deps;
+    return dataSource.transaction(async (manager) => {
+      const rows: Array<Record<string, any>> = await manager.query(
+        `SELECT id, event_id, event, source_topic, source_partition, source_offset, replay_count, attempts, last_error_class,
+                last_error, first_failed_at, updated_at
+           FROM agent_tasks
+          WHERE state = 'dead' AND dead_lettered_at IS NULL
+          ORDER BY id
+          LIMIT ${BATCH}
+            FOR UPDATE SKIP LOCKED`,
+      );
+      for (const row of rows) {
+        const event = row.event as CloudEvent;
+        const failure: Failure = {
+          error: new RecordedFailure(row.last_error_class ?? 'Error', row.last_error ?? ''),
+          errorClass: 'transient',
+          attempts: Number(row.attempts),
+          firstFailureAt: new Date(row.first_failed_at ?? row.updated_at),
+          lastFailureAt: new Date(row.updated_at),
+        };
+        const source = { group, topic: row.source_topic, partition: Number(row.source_partition), message: originalMessage(event, row.source_offset, Number(row.replay_count)), eventId: event.id };
+        await produceDeadLetter(producer, dltTopic, buildDeadLetter(source, failure));
+        metrics.deadLetters.inc({ group, type: event.type });
+        logger.warn({ group, eventId: event.id, topic: source.topic, partition: source.partition, offset: row.source_offset, dltTopic, attempts: failure.attempts }, 'dead-lettered');
+      }
+      if (rows.length > 0) await manager.query(`UPDATE agent_tasks SET dead_lettered_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
+      return rows.length;
+    });
+  }
+}
+
+/** The Kafka message the event arrived in, rebuilt through the CloudEvents binding (with its replay count). */
+function originalMessage(event: CloudEvent, offset: string, replayCount: number): KafkaMessage {
+  const record = toKafkaRecord(event);
+  const headers: Record<string, string> = { ...record.headers };
+  if (replayCount > 0) headers[HOOKRAIL_HEADERS.replayCount] = String(replayCount);
+  return { key: Buffer.from(record.key), value: Buffer.from(record.value), headers, offset, timestamp: String(Date.now()), attributes: 0 } as KafkaMessage;
+}

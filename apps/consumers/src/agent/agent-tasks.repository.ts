@@ -1,0 +1,157 @@
+import { CloudEvent } from '@app/contracts';
+import { DataSource, EntityManager } from 'typeorm';
+import { AgentTaskState } from './agent-task.entity';
+
+type Db = EntityManager | DataSource;
+
+export interface NewAgentTask {
+  event: CloudEvent;
+  sourceTopic: string;
+  sourcePartition: number;
+  sourceOffset: string;
+  replayCount: number;
+}
+
+/** A task as its claim returned it: what the worker needs, and the token that proves it still owns the task. */
+export interface ClaimedAgentTask {
+  id: string;
+  eventId: string;
+  event: CloudEvent;
+  attempts: number;
+  fencingToken: string;
+  firstFailedAt: Date | null;
+  /** `claimed` when this claim took over a lease that had run out (its worker died or stalled). */
+  priorState: AgentTaskState;
+  priorClaimedBy: string | null;
+}
+
+/** The task's identity for every write after the claim: the row, and the fencing token of the claim. */
+export type TaskFence = Pick<ClaimedAgentTask, 'id' | 'fencingToken'>;
+
+const MAX_ERROR_LENGTH = 2000;
+
+/**
+ * In the consumer's dedupe transaction: a new `pending` task, nothing else. A replay (replayCount > 0) of a task
+ * that is `dead` resets it to `pending` with a fresh attempt budget; any other conflict leaves the row alone.
+ */
+export async function enqueueAgentTask(manager: EntityManager, task: NewAgentTask): Promise<'enqueued' | 'reset' | 'exists'> {
+  const rows: Array<{ inserted: boolean }> = await manager.query(
+    `INSERT INTO agent_tasks (event_id, event_type, event, source_topic, source_partition, source_offset, replay_count, state)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')
+     ON CONFLICT (event_id) DO UPDATE
+        SET state = 'pending', attempts = 0, next_attempt_at = now(), claimed_at = NULL, lease_until = NULL,
+            claimed_by = NULL, first_failed_at = NULL, dead_lettered_at = NULL, replay_count = EXCLUDED.replay_count,
+            source_topic = EXCLUDED.source_topic, source_partition = EXCLUDED.source_partition,
+            source_offset = EXCLUDED.source_offset, updated_at = now()
+      WHERE agent_tasks.state = 'dead' AND EXCLUDED.replay_count > 0
+     RETURNING (xmax = 0) AS inserted`,
+    [task.event.id, task.event.type, JSON.stringify(task.event), task.sourceTopic, task.sourcePartition, task.sourceOffset, task.replayCount],
+  );
+  if (rows.length === 0) return 'exists';
+  return rows[0].inserted ? 'enqueued' : 'reset';
+}
+
+/**
+ * One atomic statement: the oldest task that is due (`pending`, or `failed` whose backoff has passed) or whose lease
+ * ran out, locked with SKIP LOCKED so that concurrent workers each get a different one, becomes `claimed` by
+ * `workerId` with a new lease, a raised fencing token and one more attempt. Null when nothing is due.
+ */
+export async function claimAgentTask(db: Db, workerId: string, leaseMs: number): Promise<ClaimedAgentTask | null> {
+  const result: unknown = await db.query(
+    `UPDATE agent_tasks t
+        SET state = 'claimed', claimed_at = now(), lease_until = now() + $2 * interval '1 millisecond', claimed_by = $1,
+            fencing_token = t.fencing_token + 1, attempts = t.attempts + 1, updated_at = now()
+       FROM (SELECT id, state AS prior_state, claimed_by AS prior_claimed_by
+               FROM agent_tasks
+              WHERE (state IN ('pending', 'failed') AND next_attempt_at <= now())
+                 OR (state = 'claimed' AND lease_until < now())
+              ORDER BY next_attempt_at, id
+              LIMIT 1
+                FOR UPDATE SKIP LOCKED) due
+      WHERE t.id = due.id
+     RETURNING t.id, t.event_id, t.event, t.attempts, t.fencing_token, t.first_failed_at, due.prior_state, due.prior_claimed_by`,
+    [workerId, leaseMs],
+  );
+  const [row] = updatedRows(result);
+  if (!row) return null;
+  return {
+    id: String(row.id),
+    eventId: row.event_id,
+    event: row.event,
+    attempts: Number(row.attempts),
+    fencingToken: String(row.fencing_token),
+    firstFailedAt: row.first_failed_at ? new Date(row.first_failed_at) : null,
+    priorState: row.prior_state,
+    priorClaimedBy: row.prior_claimed_by,
+  };
+}
+
+/** Extends the lease; false when the task is no longer ours (another claim raised the fencing token). */
+export async function renewAgentTaskLease(db: Db, task: TaskFence, leaseMs: number): Promise<boolean> {
+  return affected(
+    await db.query(
+      `UPDATE agent_tasks SET lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
+        WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
+      [task.id, task.fencingToken, leaseMs],
+    ),
+  );
+}
+
+/** `done` with the result, only if the fencing token still matches; false means a stale worker was turned away. */
+export async function completeAgentTask(db: Db, task: TaskFence, result: unknown): Promise<boolean> {
+  return affected(
+    await db.query(
+      `UPDATE agent_tasks SET state = 'done', result = $3, lease_until = NULL, updated_at = now()
+        WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
+      [task.id, task.fencingToken, JSON.stringify(result)],
+    ),
+  );
+}
+
+export interface TaskFailure {
+  /** `failed` (tried again after `retryInMs`) or `dead`. */
+  state: 'failed' | 'dead';
+  retryInMs: number;
+  errorClass: string;
+  message: string;
+}
+
+/** Records a failed attempt, only if the fencing token still matches; false means a stale worker was turned away. */
+export async function failAgentTask(db: Db, task: TaskFence, failure: TaskFailure): Promise<boolean> {
+  return affected(
+    await db.query(
+      `UPDATE agent_tasks
+          SET state = $3, next_attempt_at = now() + $4 * interval '1 millisecond', lease_until = NULL,
+              last_error_class = $5, last_error = $6, first_failed_at = COALESCE(first_failed_at, now()), updated_at = now()
+        WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
+      [task.id, task.fencingToken, failure.state, failure.retryInMs, failure.errorClass, failure.message.slice(0, MAX_ERROR_LENGTH)],
+    ),
+  );
+}
+
+/** On shutdown: hands a claimed task back (`pending`, the interrupted attempt not counted) for any worker to take. */
+export async function releaseAgentTask(db: Db, task: TaskFence): Promise<boolean> {
+  return affected(
+    await db.query(
+      `UPDATE agent_tasks SET state = 'pending', attempts = attempts - 1, next_attempt_at = now(), lease_until = NULL,
+              claimed_by = NULL, updated_at = now()
+        WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
+      [task.id, task.fencingToken],
+    ),
+  );
+}
+
+/** Tasks per state, for the metrics gauge. */
+export async function countAgentTasksByState(db: Db): Promise<Array<{ state: AgentTaskState; count: number }>> {
+  const rows: Array<{ state: AgentTaskState; count: string }> = await db.query(`SELECT state, COUNT(*)::text AS count FROM agent_tasks GROUP BY state`);
+  return rows.map((row) => ({ state: row.state, count: Number(row.count) }));
+}
+
+// TypeORM's postgres driver answers an UPDATE with [returned rows, affected count].
+function updatedRows(result: unknown): Array<Record<string, any>> {
+  return Array.isArray(result) && Array.isArray(result[0]) ? result[0] : [];
+}
+
+function affected(result: unknown): boolean {
+  return Array.isArray(result) && typeof result[1] === 'number' && result[1] > 0;
+}

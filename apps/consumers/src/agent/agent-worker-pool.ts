@@ -1,0 +1,75 @@
+import { LOGGER } from '@app/logger';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Producer } from 'kafkajs';
+import { Logger } from 'pino';
+import { ConsumerServiceDeps } from '../consumer-service.deps';
+import { AgentDeadLetters } from './agent-dead-letters';
+import { AgentWorker } from './agent-worker';
+import { AgentMetrics } from './agent.metrics';
+import { ModelClient } from './model.client';
+
+/**
+ * AGENT_WORKERS loops in this process, each claiming and working one task at a time, polling every
+ * AGENT_POLL_INTERVAL_MS when idle. The first loop also flushes dead tasks still to be dead-lettered (e.g. after a
+ * crash between `dead` and the broker's ack). Stopping hands the tasks in hand back.
+ */
+@Injectable()
+export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly stopping = new AbortController();
+  private readonly loops: Promise<void>[] = [];
+  private producer?: Producer;
+
+  constructor(
+    private readonly deps: ConsumerServiceDeps,
+    private readonly model: ModelClient,
+    private readonly metrics: AgentMetrics,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { config, dataSource, kafka, group, dltTopic } = this.deps;
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await this.producer.connect();
+    const deadLetters = new AgentDeadLetters({ group, dltTopic, producer: this.producer, dataSource, metrics: this.deps.metrics, logger: this.logger });
+    const worker = new AgentWorker({
+      group,
+      dataSource,
+      model: this.model,
+      metrics: this.metrics,
+      deadLetters,
+      logger: this.logger,
+      settings: {
+        leaseMs: config.AGENT_LEASE_MS,
+        maxAttempts: config.AGENT_MAX_ATTEMPTS,
+        retry: { maxAttempts: config.AGENT_MAX_ATTEMPTS, baseDelayMs: config.AGENT_RETRY_BASE_MS, maxDelayMs: config.AGENT_RETRY_MAX_MS },
+      },
+    });
+    for (let slot = 0; slot < config.AGENT_WORKERS; slot++) {
+      this.loops.push(this.loop(worker, `${hostname()}/${process.pid}/${slot}`, slot === 0 ? deadLetters : undefined));
+    }
+    this.logger.info({ group, workers: config.AGENT_WORKERS, leaseMs: config.AGENT_LEASE_MS, model: this.model.model }, 'agent workers running');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping.abort();
+    await Promise.all(this.loops);
+    await this.producer?.disconnect();
+  }
+
+  private async loop(worker: AgentWorker, workerId: string, deadLetters?: AgentDeadLetters): Promise<void> {
+    const { signal } = this.stopping;
+    const idleMs = this.deps.config.AGENT_POLL_INTERVAL_MS;
+    while (!signal.aborted) {
+      let worked = false;
+      try {
+        if (deadLetters) await deadLetters.flush();
+        worked = await worker.runOnce(workerId, signal);
+      } catch (error) {
+        this.logger.error({ group: this.deps.group, workerId, err: (error as Error).message }, 'agent worker iteration failed');
+      }
+      if (!worked) await sleep(idleMs, undefined, { signal }).catch(() => undefined);
+    }
+  }
+}

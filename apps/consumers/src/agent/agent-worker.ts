@@ -1,0 +1,132 @@
+import { backoffDelay, classifyError, errorClassName, errorMessage, recordEventStatus, RetryPolicy } from '@app/consumer-runtime';
+import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { AgentDeadLetters } from './agent-dead-letters';
+import { AgentMetrics } from './agent.metrics';
+import { ClaimedAgentTask, claimAgentTask, completeAgentTask, failAgentTask, releaseAgentTask, renewAgentTaskLease, TaskFailure } from './agent-tasks.repository';
+import { LeaseKeeper } from './lease-keeper';
+import { ModelAnswer, ModelClient } from './model.client';
+import { readTriage, triagePrompt } from './order-triage.prompt';
+
+/** A task whose lease kept running out (its worker died every time) used up its attempts without an answer. */
+export class LeaseExpiredError extends Error {
+  override name = 'LeaseExpiredError';
+}
+
+export interface AgentWorkerSettings {
+  leaseMs: number;
+  maxAttempts: number;
+  retry: RetryPolicy;
+}
+
+export interface AgentWorkerDeps {
+  group: string;
+  dataSource: DataSource;
+  model: ModelClient;
+  metrics: AgentMetrics;
+  deadLetters: AgentDeadLetters;
+  logger: Logger;
+  settings: AgentWorkerSettings;
+}
+
+/**
+ * Guarantee 8: works one claimed task at a time, outside any Kafka partition. The claim raises the fencing token;
+ * the lease is renewed while the model runs; the result is written only if the token is still ours. A failure is
+ * `failed` with a backoff, or `dead` after the last attempt (or at once when no retry can help), and then
+ * dead-lettered.
+ */
+export class AgentWorker {
+  constructor(private readonly deps: AgentWorkerDeps) {}
+
+  /** Claims one due task and takes it to its next state; false when nothing was due. */
+  async runOnce(workerId: string, stopping: AbortSignal): Promise<boolean> {
+    const { dataSource, settings, metrics, logger, group } = this.deps;
+    const task = await claimAgentTask(dataSource, workerId, settings.leaseMs);
+    if (!task) return false;
+    const log = logger.child({ group, eventId: task.eventId, taskId: task.id, workerId, attempt: task.attempts, fencingToken: task.fencingToken });
+    if (task.priorState === 'claimed') {
+      metrics.leaseExpiries.inc();
+      log.warn({ previousWorker: task.priorClaimedBy }, 'lease ran out; task claimed again');
+    }
+    if (task.attempts > settings.maxAttempts) {
+      await this.fail(task, new LeaseExpiredError(`the lease ran out on ${task.attempts - 1} attempts without an answer`), log);
+      return true;
+    }
+
+    const lease = new LeaseKeeper(() => renewAgentTaskLease(dataSource, task, settings.leaseMs), Math.max(100, Math.floor(settings.leaseMs / 3)), (error) =>
+      log.warn({ err: errorMessage(error) }, 'could not renew the lease; trying again'),
+    ).start();
+    let answer: ModelAnswer;
+    try {
+      answer = await this.callModel(task, AbortSignal.any([lease.signal, stopping]));
+    } catch (error) {
+      lease.stop();
+      if (lease.lost) {
+        metrics.fenced.inc({ operation: 'renew' });
+        log.warn('the task was claimed by another worker while the model ran; attempt abandoned');
+      } else if (stopping.aborted) {
+        await releaseAgentTask(dataSource, task);
+        metrics.attempts.inc({ outcome: 'released' });
+        log.info('stopping: task handed back');
+      } else {
+        await this.fail(task, error, log);
+      }
+      return true;
+    }
+    lease.stop();
+    if (await completeAgentTask(dataSource, task, readTriage(answer))) {
+      metrics.attempts.inc({ outcome: 'done' });
+      log.info('agent task done');
+    } else {
+      metrics.fenced.inc({ operation: 'complete' });
+      log.warn('stale worker: the task was claimed by another worker meanwhile; result discarded');
+    }
+    return true;
+  }
+
+  private async callModel(task: ClaimedAgentTask, signal: AbortSignal): Promise<ModelAnswer> {
+    const stop = this.deps.metrics.modelSeconds.startTimer();
+    try {
+      const answer = await this.deps.model.complete(triagePrompt(task.event as CloudEvent<OrderFieldsV1>), signal);
+      stop({ outcome: 'ok' });
+      return answer;
+    } catch (error) {
+      stop({ outcome: 'error' });
+      throw error;
+    }
+  }
+
+  private async fail(task: ClaimedAgentTask, error: unknown, log: Logger): Promise<void> {
+    const { settings, metrics } = this.deps;
+    const dead = classifyError(error) === 'poison' || task.attempts >= settings.maxAttempts;
+    const failure: TaskFailure = {
+      state: dead ? 'dead' : 'failed',
+      retryInMs: dead ? 0 : backoffDelay(task.attempts, settings.retry),
+      errorClass: errorClassName(error),
+      message: errorMessage(error),
+    };
+    if (!(await (dead ? this.markDead(task, failure) : failAgentTask(this.deps.dataSource, task, failure)))) {
+      metrics.fenced.inc({ operation: 'fail' });
+      log.warn({ err: failure.message }, 'stale worker: the task was claimed by another worker meanwhile; failure not recorded');
+      return;
+    }
+    metrics.attempts.inc({ outcome: failure.state });
+    log.warn({ errorClass: failure.errorClass, err: failure.message, retryInMs: dead ? undefined : failure.retryInMs }, dead ? 'agent task dead' : 'agent task attempt failed; will retry');
+    if (dead) await this.deps.deadLetters.flush().catch((flushError: Error) => log.error({ err: flushError.message }, 'could not dead-letter yet; a worker will try again'));
+  }
+
+  /**
+   * `dead`, and in the same transaction the group's dedupe row goes and its status says `dead`: the event is now in
+   * the state of any dead-lettered event, so that a replay passes the runtime's dedupe and resets the task.
+   */
+  private markDead(task: ClaimedAgentTask, failure: TaskFailure): Promise<boolean> {
+    const { dataSource, group } = this.deps;
+    return dataSource.transaction(async (manager) => {
+      if (!(await failAgentTask(manager, task, failure))) return false;
+      await manager.query(`DELETE FROM processed_events WHERE "group" = $1 AND event_id = $2`, [group, task.eventId]);
+      await recordEventStatus(manager, { group, eventId: task.eventId, status: 'dead', attempts: task.attempts, lastError: `${failure.errorClass}: ${failure.message}` });
+      return true;
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { AgentTaskState } from './agent-task.entity';
+
+/** The agent task of one event, as the status API shows it. */
+export interface AgentTaskStatus {
+  eventId: string;
+  state: AgentTaskState;
+  attempts: number;
+  /** The worker holding the task (while `claimed`) or the last one that did. */
+  claimedBy: string | null;
+  leaseUntil: Date | null;
+  /** When a `failed` task is tried again. */
+  nextAttemptAt: Date;
+  lastError: string | null;
+  /** The model's answer once `done`. */
+  result: unknown;
+  replayCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The agent task created for `eventId`, or null when the agent has not seen the event (or it needs no model). */
+export async function findAgentTask(db: EntityManager | DataSource, eventId: string): Promise<AgentTaskStatus | null> {
+  const rows: Array<Record<string, any>> = await db.query(
+    `SELECT event_id, state, attempts, claimed_by, lease_until, next_attempt_at, last_error_class, last_error, result, replay_count,
+            created_at, updated_at
+       FROM agent_tasks
+      WHERE event_id = $1`,
+    [eventId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    eventId: row.event_id,
+    state: row.state,
+    attempts: Number(row.attempts),
+    claimedBy: row.claimed_by,
+    leaseUntil: row.lease_until ? new Date(row.lease_until) : null,
+    nextAttemptAt: new Date(row.next_attempt_at),
+    lastError: row.last_error ? `${row.last_error_class ?? 'Error'}: ${row.last_error}` : null,
+    result: row.result ?? null,
+    replayCount: Number(row.replay_count),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}

@@ -1,0 +1,59 @@
+import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { LOGGER } from '@app/logger';
+import { Logger } from 'pino';
+import { ConsumerServiceDeps } from '../consumer-service.deps';
+import { EmailProviderClient, EmailRejectedError } from './email-provider.client';
+import { markNotificationSent, recordNotificationIntent } from './notifications.repository';
+import { NotifierMetrics } from './notifier.metrics';
+import { composeOrderEmail } from './order-email';
+
+/**
+ * Guarantee 7, in the order that makes a crash cheap:
+ * 1. commit the intent (`sending`) — a restart finds it;
+ * 2. call the provider with `Idempotency-Key: <event id>` — the irreversible step, last;
+ * 3. commit `sent` with the provider's message id.
+ * Killed between 2 and 3, the redelivered event finds `sending`, calls again with the same key, and the provider
+ * answers with the email it already sent. An email already `sent` is never sent again.
+ */
+@Injectable()
+export class SendOrderEmailUseCase {
+  private providerCalls = 0;
+
+  constructor(
+    private readonly deps: ConsumerServiceDeps,
+    private readonly provider: EmailProviderClient,
+    private readonly metrics: NotifierMetrics,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async execute(event: CloudEvent<OrderFieldsV1>): Promise<void> {
+    const { dataSource, config } = this.deps;
+    const email = composeOrderEmail(event, config.EMAIL_FROM);
+    const call = await recordNotificationIntent(dataSource, { eventId: event.id, orderId: event.data.orderId, recipient: email.to, subject: email.subject });
+    if (call === null) return;
+    if (call > 1) this.logger.info({ eventId: event.id, call }, 'calling the email provider again with the same idempotency key');
+
+    const stop = this.metrics.providerSeconds.startTimer();
+    let messageId: string;
+    try {
+      messageId = await this.provider.send(email, event.id);
+    } catch (error) {
+      this.metrics.providerCalls.inc({ outcome: error instanceof EmailRejectedError ? 'rejected' : 'unavailable' });
+      throw error;
+    } finally {
+      stop();
+    }
+    this.metrics.providerCalls.inc({ outcome: 'sent' });
+    this.crashHereIfAsked(event.id);
+    await markNotificationSent(dataSource, event.id, messageId);
+  }
+
+  /** Fault injection (HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS): dies after the call, before `sent` is recorded. */
+  private crashHereIfAsked(eventId: string): void {
+    const killAfter = this.deps.config.HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS;
+    if (killAfter <= 0 || ++this.providerCalls < killAfter) return;
+    this.logger.warn({ eventId, calls: this.providerCalls }, 'fault injection: killing the process after the provider call, before recording sent');
+    process.kill(process.pid, 'SIGKILL');
+  }
+}
