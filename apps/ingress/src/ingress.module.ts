@@ -3,6 +3,8 @@ import { LoggerModule } from '@app/logger';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { Logger } from 'pino';
+import { BacklogRepository } from './backpressure/backlog.repository';
+import { BACKPRESSURE_SETTINGS, BackpressureService } from './backpressure/backpressure.service';
 import { IngressEnv } from './config/ingress.env';
 import { EventsController } from './events/events.controller';
 import { InboundEventRepository } from './events/inbound-event.repository';
@@ -33,6 +35,12 @@ export class IngressModule {
         { provide: SourceRegistry, useValue: sources },
         { provide: ProducerTokens, useValue: new ProducerTokens(config.PRODUCER_TOKENS) },
         { provide: APP_FILTER, useClass: ProblemFilter },
+        {
+          provide: BACKPRESSURE_SETTINGS,
+          useValue: { maxBacklog: config.BACKPRESSURE_MAX_BACKLOG, checkIntervalMs: config.BACKPRESSURE_CHECK_MS, retryAfterSeconds: 5 },
+        },
+        BacklogRepository,
+        BackpressureService,
         IngressMetrics,
         InboundEventRepository,
         OutboxStatusRepository,

@@ -39,4 +39,17 @@ export class IngressEnv extends BaseEnv {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE = 20;
+
+  /** Unpublished outbox rows at which deliveries get 429 with Retry-After; 0 turns backpressure off. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  BACKPRESSURE_MAX_BACKLOG = 100_000;
+
+  /** How often the backlog is sampled, in milliseconds. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  BACKPRESSURE_CHECK_MS = 1000;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The ingress's Prometheus metrics, in a registry of its own (served at GET /metrics). */
 @Injectable()
@@ -35,6 +35,12 @@ export class IngressMetrics {
     registers: [this.registry],
   });
 
+  private readonly outboxBacklog = new Gauge({
+    name: 'hookrail_ingress_outbox_backlog',
+    help: 'Unpublished outbox rows as last sampled by the backpressure check (counted up to the limit)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'hookrail_ingress_' });
   }
@@ -45,6 +51,10 @@ export class IngressMetrics {
 
   recorded(source: string, duplicate: boolean): void {
     (duplicate ? this.duplicates : this.accepted).inc({ source });
+  }
+
+  backlog(rows: number): void {
+    this.outboxBacklog.set(rows);
   }
 
   rejected(source: string, reason: string): void {

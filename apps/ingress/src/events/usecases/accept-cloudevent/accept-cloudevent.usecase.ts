@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BackpressureService } from '../../../backpressure/backpressure.service';
 import { CloudEventV1, HTTP } from 'cloudevents';
 import { IncomingHttpHeaders } from 'node:http';
 import { malformed, unsupportedMediaType } from '../../../http/problem';
@@ -26,10 +27,12 @@ export class AcceptCloudEventUseCase {
   constructor(
     private readonly tokens: ProducerTokens,
     private readonly recordEvent: RecordEventUseCase,
+    private readonly backpressure: BackpressureService,
   ) {}
 
   async execute(command: AcceptCloudEventCommand): Promise<RecordEventResult & { source: string }> {
     this.tokens.check(command.authorization);
+    this.backpressure.check();
     const structured = STRUCTURED.test(command.contentType ?? '');
     if (!structured && !JSON_DATA.test(command.contentType ?? '')) {
       throw unsupportedMediaType(command.contentType, 'application/cloudevents+json (structured) or application/json with ce-* headers (binary)');

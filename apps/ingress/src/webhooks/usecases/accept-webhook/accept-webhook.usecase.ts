@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BackpressureService } from '../../../backpressure/backpressure.service';
 import { IncomingHttpHeaders } from 'node:http';
 import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../../events/event-checks';
 import { readKey, readPath } from '../../../events/json-path';
@@ -22,6 +23,7 @@ export class AcceptWebhookUseCase {
   constructor(
     private readonly sources: SourceRegistry,
     private readonly recordEvent: RecordEventUseCase,
+    private readonly backpressure: BackpressureService,
   ) {}
 
   async execute(command: AcceptWebhookCommand): Promise<RecordEventResult & { source: string }> {
@@ -31,6 +33,7 @@ export class AcceptWebhookUseCase {
     if (!command.contentType || !JSON_CONTENT_TYPE.test(command.contentType)) throw unsupportedMediaType(command.contentType, 'application/json');
 
     scheme.verify(command.rawBody, command.headers, Math.floor(Date.now() / 1000));
+    this.backpressure.check();
 
     const body = parseJsonObject(command.rawBody);
     const identity = scheme.identify(command.headers, body);
