@@ -1,13 +1,36 @@
 import 'reflect-metadata';
 import { bootstrap, closeOnSignals, loadConfig } from '@app/config';
+import { CONSUMER_GROUPS } from '@app/contracts';
+import { DeadLetterStoreEnv, startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
 import { ConsumersEnv } from './config/consumers.env';
 import { startConsumers } from './consumers.app';
 
 bootstrap('consumers', async () => {
   const config = loadConfig(ConsumersEnv);
+  const storeConfig = loadConfig(DeadLetterStoreEnv);
   const logger = createLogger('consumers', config.LOG_LEVEL);
   const consumers = await startConsumers(config, logger);
   logger.info({ groups: consumers.groups }, 'consumers started');
-  closeOnSignals(consumers, (message) => logger.info(message));
+  // The dead-letter store indexes every group's DLT, not only this process's groups: all members of its Kafka
+  // group then subscribe to the same topics.
+  const deadLetters = storeConfig.DEAD_LETTER_STORE
+    ? await startDeadLetterStore(
+        {
+          databaseUrl: config.DATABASE_URL,
+          brokers: config.KAFKA_BROKERS,
+          namespace: config.KAFKA_NAMESPACE,
+          groups: CONSUMER_GROUPS,
+          topicPartitions: config.TOPIC_PARTITIONS,
+          retentionSeconds: storeConfig.DEAD_LETTER_RETENTION_DAYS * 86_400,
+          retentionEveryMs: storeConfig.DEAD_LETTER_RETENTION_INTERVAL_MS,
+        },
+        logger,
+      )
+    : undefined;
+  const closeAll = async () => {
+    await consumers.close();
+    await deadLetters?.close();
+  };
+  closeOnSignals({ close: closeAll }, (message) => logger.info(message));
 });

@@ -10,4 +10,5 @@ export * from './replay/purge-dead-letters.usecase';
 export * from './replay/replay-dead-letters.usecase';
 export * from './retention/dead-letter-retention';
 export * from './store/dead-letter-store';
+export * from './store/dead-letter-store.env';
 export * from './store/start-dead-letter-store';
