@@ -13,6 +13,7 @@ import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/acc
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
 import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
 import { RecordEventUseCase } from './events/usecases/record-event/record-event.usecase';
+import { StreamEventStatusUseCase } from './events/usecases/stream-event-status/stream-event-status.usecase';
 import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
 import { IngressMetrics } from './metrics/ingress.metrics';
@@ -48,6 +49,7 @@ export class IngressModule {
         AcceptWebhookUseCase,
         AcceptCloudEventUseCase,
         GetEventStatusUseCase,
+        StreamEventStatusUseCase,
       ],
     };
   }

@@ -1,16 +1,20 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { annotateRequest } from '../http/request-log';
 import { IngressMetrics } from '../metrics/ingress.metrics';
 import { acceptedBody } from './accepted-body';
 import { AcceptCloudEventUseCase } from './usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { EventStatus, GetEventStatusUseCase } from './usecases/get-event-status/get-event-status.usecase';
+import { StreamEventStatusUseCase } from './usecases/stream-event-status/stream-event-status.usecase';
+
+const STREAM_POLL_MS = 500;
 
 @Controller('events')
 export class EventsController {
   constructor(
     private readonly acceptCloudEvent: AcceptCloudEventUseCase,
     private readonly getEventStatus: GetEventStatusUseCase,
+    private readonly streamEventStatus: StreamEventStatusUseCase,
     private readonly metrics: IngressMetrics,
   ) {}
 
@@ -32,5 +36,20 @@ export class EventsController {
   @Get(':id')
   status(@Param('id') id: string): Promise<EventStatus> {
     return this.getEventStatus.execute(id);
+  }
+
+  /** Server-Sent Events; resumable: a reconnect with Last-Event-ID gets only newer states. */
+  @Get(':id/stream')
+  async stream(@Param('id') id: string, @Headers('last-event-id') lastEventId: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.streamEventStatus.first(id); // 400 / 404 as JSON before the stream opens
+    const closed = new AbortController();
+    request.raw.once('close', () => closed.abort());
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    reply.raw.write(`retry: 2000\n\n`);
+    for await (const frame of this.streamEventStatus.frames(id, lastEventId, STREAM_POLL_MS, closed.signal)) {
+      reply.raw.write(`id: ${frame.id}\nevent: status\ndata: ${JSON.stringify(frame.status)}\n\n`);
+    }
+    reply.raw.end();
   }
 }
