@@ -59,7 +59,16 @@ export class ConsumerRuntime {
     const { kafka, logger, group } = this.options;
     this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 3, initialRetryTime: 200 } });
     await this.producer.connect();
-    const consumer = kafka.consumer({ groupId: this.options.groupId ?? group, sessionTimeout: this.options.sessionTimeoutMs ?? 30_000, heartbeatInterval: Math.min(3_000, Math.floor((this.options.sessionTimeoutMs ?? 30_000) / 3)), maxWaitTimeInMs: 500 });
+    const sessionTimeout = this.options.sessionTimeoutMs ?? 30_000;
+    const consumer = kafka.consumer({
+      groupId: this.options.groupId ?? group,
+      sessionTimeout,
+      heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 3)),
+      maxWaitTimeInMs: 500,
+      // Fetched-but-unprocessed messages are most of the process's memory; a batch of 256 KB is ~800 order events.
+      maxBytesPerPartition: 256 * 1024,
+      maxBytes: 2 * 1024 * 1024,
+    });
     this.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topics: this.topics, fromBeginning: true });

@@ -1,0 +1,52 @@
+import { connect } from '@app/db';
+import { createKafka } from '@app/kafka';
+import { Admin, Producer } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { CliEnv } from './config/cli.env';
+
+/** What a command needs, each made on first use and closed at the end: most commands touch only one of them. */
+export class CliContext {
+  private dataSource?: DataSource;
+  private admin?: Admin;
+  private producer?: Producer;
+
+  constructor(
+    readonly env: CliEnv,
+    readonly out: (text: string) => void,
+  ) {}
+
+  async database(): Promise<DataSource> {
+    this.dataSource ??= await connect({ url: this.env.DATABASE_URL, applicationName: 'hookrail-cli', poolSize: 2 });
+    return this.dataSource;
+  }
+
+  async kafkaAdmin(): Promise<Admin> {
+    if (!this.admin) {
+      this.admin = createKafka('hookrail-cli', this.env.KAFKA_BROKERS).admin();
+      await this.admin.connect();
+    }
+    return this.admin;
+  }
+
+  async kafkaProducer(): Promise<Producer> {
+    if (!this.producer) {
+      this.producer = createKafka('hookrail-cli', this.env.KAFKA_BROKERS).producer({ idempotent: true, maxInFlightRequests: 1 });
+      await this.producer.connect();
+    }
+    return this.producer;
+  }
+
+  namespaced(name: string): string {
+    return `${this.env.KAFKA_NAMESPACE}${name}`;
+  }
+
+  async close(): Promise<void> {
+    await this.producer?.disconnect();
+    await this.admin?.disconnect();
+    await this.dataSource?.destroy();
+  }
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

@@ -1,0 +1,15 @@
+import { BaseEnv } from '@app/config';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+
+/** The CLI's configuration: the same variables as the apps it inspects. */
+export class CliEnv extends BaseEnv {
+  /** Prefix of every topic and consumer group id, as the apps were started with. */
+  @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
+  KAFKA_NAMESPACE = '';
+
+  /** The operator's name in the audit table (default: the login name); `--as` overrides it. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  HOOKRAIL_OPERATOR?: string;
+}

@@ -1,0 +1,178 @@
+// npm run bench:consumers — the ledger consuming a 200k-event topic with dedupe, against a raw kafkajs consume of
+// the same topic in the same run. Needs Postgres and Kafka (KAFKA_BROKERS, default 127.0.0.1:9092).
+// The consumers app runs as it ships: compiled (tsc + tsc-alias, as `npm run build` does) into a temporary directory.
+// Env: BENCH_EVENTS (default 200000), BENCH_PARTITIONS (6), HOOKRAIL_BENCH_PG_URL (server to create the bench db on).
+import 'reflect-metadata';
+import { CloudEvent, SHOP_ORDER_CANCELLED_V1, SHOP_ORDER_PAID_V1, SHOP_ORDER_PLACED_V1, toKafkaRecord } from '@app/contracts';
+import { connect, createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
+import { createKafka, ensureTopics } from '@app/kafka';
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
+const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 6);
+const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
+const SERVER_URL = process.env.HOOKRAIL_BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const run = randomBytes(4).toString('hex');
+const namespace = `bench-${run}.`;
+const topic = `${namespace}shop.orders`;
+const databaseUrl = withDatabase(SERVER_URL, `hookrail_bench_consumers_${run}`);
+const kafka = createKafka('hookrail-bench-consumers', BROKERS);
+const root = path.resolve(__dirname, '../..');
+
+/** Compiles the apps the way the Docker image does, into a temporary directory; returns the consumers entry. */
+function buildConsumers(): { entry: string; cleanup(): void } {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-'));
+  const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+  try {
+    execFileSync(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: root, stdio: 'ignore' });
+  } catch {
+    // A type error anywhere in the tree makes tsc exit 1 but it still emits; the entry check below is what matters.
+  }
+  execFileSync(bin('tsc-alias'), ['-p', 'tsconfig.build.json', '--outDir', outDir], { cwd: root, stdio: 'inherit' });
+  symlinkSync(path.join(root, 'node_modules'), path.join(outDir, 'node_modules'));
+  const entry = path.join(outDir, 'apps/consumers/src/main.js');
+  if (!existsSync(entry)) throw new Error('the build did not produce apps/consumers/src/main.js');
+  return { entry, cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
+}
+
+function orderEvents(count: number): CloudEvent[] {
+  const types = [SHOP_ORDER_PLACED_V1, SHOP_ORDER_PAID_V1, SHOP_ORDER_CANCELLED_V1];
+  return Array.from({ length: count }, (_, index) => {
+    const orderId = `ord-${Math.floor(index / 3)}`;
+    const type = types[index % 3];
+    const data: Record<string, unknown> = {
+      orderId,
+      customer: { id: `cus-${index % 5000}`, email: 'ada@example.com' },
+      amount: 1000 + (index % 900),
+      currency: 'EUR',
+      lineItems: [{ sku: 'book', quantity: 1, unitAmount: 1000 + (index % 900) }],
+    };
+    if (type === SHOP_ORDER_PAID_V1) Object.assign(data, { paymentId: `pay-${index}`, paidAt: new Date().toISOString() });
+    return { specversion: '1.0', id: randomUUID(), source: '/bench', type, time: new Date().toISOString(), datacontenttype: 'application/json', subject: orderId, data };
+  });
+}
+
+async function produceAll(events: CloudEvent[]): Promise<void> {
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  for (let start = 0; start < events.length; start += 2000) {
+    await producer.send({ topic, acks: -1, messages: events.slice(start, start + 2000).map(toKafkaRecord) });
+  }
+  await producer.disconnect();
+}
+
+/** Baseline: kafkajs alone reading the same topic (no parsing, no database), first message to last. */
+async function rawConsumeRate(): Promise<number> {
+  const consumer = kafka.consumer({ groupId: `${namespace}raw`, maxWaitTimeInMs: 500 });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  let seen = 0;
+  let first = 0;
+  const done = new Promise<number>((resolve) => {
+    void consumer.run({
+      autoCommit: false,
+      eachBatch: async ({ batch }) => {
+        first ||= performance.now();
+        seen += batch.messages.length;
+        if (seen >= EVENTS) resolve(performance.now());
+      },
+    });
+  });
+  const last = await done;
+  await consumer.disconnect();
+  return EVENTS / ((last - first) / 1000);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function processedSoFar(metricsPort: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  return [...text.matchAll(/^hookrail_consumer_processed_total\{[^}]*\} (\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+/** The real consumers app (ledger group) as a child process: first processed event to the last, and its peak RSS. */
+async function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: number }> {
+  const metricsPort = await freePort();
+  let stderr = '';
+  const child = spawn(process.execPath, [entry], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      KAFKA_BROKERS: BROKERS.join(','),
+      CONSUMER_GROUPS: 'ledger',
+      KAFKA_NAMESPACE: namespace,
+      METRICS_PORT: String(metricsPort),
+      LOG_LEVEL: 'warn',
+    },
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let first = 0;
+  let processed = 0;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`consumers exited: ${stderr}`);
+    processed = await processedSoFar(metricsPort).catch(() => 0);
+    if (processed > 0) first ||= performance.now();
+    if (processed >= EVENTS) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const last = performance.now();
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  child.kill('SIGTERM');
+  await exited;
+  return { rate: processed / ((last - first) / 1000), peakRssMb };
+}
+
+async function main(): Promise<void> {
+  await createDatabaseIfAbsent(databaseUrl);
+  await migrate(databaseUrl);
+  await ensureTopics(kafka, [{ topic, numPartitions: PARTITIONS }]);
+  const build = buildConsumers();
+  try {
+    process.stdout.write(`producing ${EVENTS} events to ${PARTITIONS} partitions...\n`);
+    await produceAll(orderEvents(EVENTS));
+    const raw = await rawConsumeRate();
+    const ledger = await ledgerRate(build.entry);
+    const dataSource = await connect({ url: databaseUrl, applicationName: 'bench-consumers', poolSize: 1 });
+    const [{ entries, dedupe }] = await dataSource.query(`SELECT (SELECT count(*) FROM ledger_entries)::int AS entries, (SELECT count(*) FROM processed_events)::int AS dedupe`);
+    await dataSource.destroy();
+    if (entries !== EVENTS || dedupe !== EVENTS) throw new Error(`expected ${EVENTS} ledger entries and dedupe rows, found ${entries} and ${dedupe}`);
+    const line = (label: string, value: string) => process.stdout.write(`${label.padEnd(44)} ${value}\n`);
+    line('raw kafkajs consume (baseline)', `${Math.round(raw).toLocaleString('en')} events/s`);
+    line('ledger: validate + dedupe + entry, commit', `${Math.round(ledger.rate).toLocaleString('en')} events/s`);
+    line('ledger / baseline', `${(ledger.rate / raw).toFixed(2)}`);
+    line('consumers process peak RSS', `${ledger.peakRssMb.toFixed(0)} MB`);
+  } finally {
+    build.cleanup();
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [topic, `${namespace}ledger.dlt`, `${namespace}ledger.replay`] }).catch(() => undefined);
+    await admin.disconnect();
+    const client = new Client({ connectionString: SERVER_URL });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "hookrail_bench_consumers_${run}" WITH (FORCE)`);
+    await client.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    process.stderr.write(`bench:consumers: ${error.stack ?? error.message}\n`);
+    process.exit(1);
+  },
+);
