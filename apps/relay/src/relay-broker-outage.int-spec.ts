@@ -1,6 +1,6 @@
 import { AppProcess, createTestDatabase, createTestTopic, deleteTopics, KafkaProxy, TestDatabase, TopicReader, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
-import { connectTestDatabase, firstArrivals, insertEvents, interleavedEvents, orderReport, publishedCount, range, startRelay } from './testing/relay-fixtures';
+import { connectTestDatabase, firstArrivals, insertEvents, interleavedEvents, orderReport, publishedCount, range, relaysStarted, startRelay } from './testing/relay-fixtures';
 
 describe('a broker outage', () => {
   const OUTAGE_MS = 20_000;
@@ -34,6 +34,7 @@ describe('a broker outage', () => {
     relay = startRelay(database.url, { KAFKA_BROKERS: proxy.address, RELAY_BACKOFF_MAX_MS: '2000' });
     const events = interleavedEvents(AGGREGATES, 2000);
     await insertEvents(dataSource, topic, events.slice(0, 200));
+    await relaysStarted([relay]);
     await waitFor(async () => (await publishedCount(dataSource)) === 200, { what: 'the first 200 published' });
 
     await proxy.stop();
@@ -55,5 +56,5 @@ describe('a broker outage', () => {
     const report = orderReport(reader.messages);
     for (const sequence of report.byAggregate.values()) expect(firstArrivals(sequence)).toEqual(range(events.length / AGGREGATES));
     expect(relay.logLines().some((line) => line.msg === 'publishing again')).toBe(true);
-  }, 90_000);
+  }, 150_000);
 });

@@ -1,7 +1,7 @@
 import { AppProcess, createTestDatabase, createTestTopic, deleteTopics, TestDatabase, TopicReader, waitFor } from '@app/testing';
 import { Kafka as CloudEventsKafka, KafkaMessage } from 'cloudevents';
 import { DataSource } from 'typeorm';
-import { connectTestDatabase, insertEvents, interleavedEvents, logged, orderReport, publishedCount, range, startRelay, TRACEPARENT } from './testing/relay-fixtures';
+import { connectTestDatabase, insertEvents, interleavedEvents, orderReport, publishedCount, range, relaysStarted, startRelay, TRACEPARENT } from './testing/relay-fixtures';
 
 describe('three relays over one outbox', () => {
   const EVENTS = 10_000;
@@ -32,7 +32,7 @@ describe('three relays over one outbox', () => {
     relays.push(startRelay(database.url), startRelay(database.url));
     // The third relay joins while the first two are draining: lanes move while events flow.
     const inserting = insertEvents(dataSource, topic, events.slice(0, EVENTS / 2));
-    await waitFor(() => relays.every((relay) => logged(relay, 'relay started')), { what: 'two relays started' });
+    await relaysStarted(relays);
     await inserting;
     relays.push(startRelay(database.url));
     await insertEvents(dataSource, topic, events.slice(EVENTS / 2));
@@ -49,7 +49,7 @@ describe('three relays over one outbox', () => {
     // Every relay owned lanes at some point, and all three shared them in the end.
     const lanesOf = (relay: AppProcess) => relay.logLines().filter((line) => line.msg === 'lanes rebalanced');
     await waitFor(() => relays.every((relay) => lanesOf(relay).length > 0), { what: 'each relay to own lanes' });
-  });
+  }, 150_000);
 
   it('write messages that the official CloudEvents SDK decodes, with the traceparent carried along', () => {
     const decoded = reader.messages.map((message) => {
@@ -70,6 +70,7 @@ describe('three relays over one outbox', () => {
   });
 
   it('stop on SIGTERM after their batch, giving back every lane', async () => {
+    await relaysStarted(relays);
     for (const relay of relays) relay.signal('SIGTERM');
     for (const relay of relays) expect(await relay.exited).toEqual({ code: 0, signal: null });
     const [row] = await dataSource.query(`SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);

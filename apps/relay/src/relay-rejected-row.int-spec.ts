@@ -2,7 +2,7 @@ import { laneOf } from '@app/outbox';
 import { AppProcess, createTestDatabase, createTestTopic, deleteTopics, TestDatabase, testKafka, TopicReader, waitFor } from '@app/testing';
 import { ConfigResourceTypes } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { connectTestDatabase, freePort, insertEvents, sequencedEvent, startRelay } from './testing/relay-fixtures';
+import { connectTestDatabase, freePort, insertEvents, relaysStarted, sequencedEvent, startRelay } from './testing/relay-fixtures';
 
 describe('a row the broker rejects for good', () => {
   let database: TestDatabase;
@@ -49,6 +49,7 @@ describe('a row the broker rejects for good', () => {
       ...Array.from({ length: 100 }, (_, i) => sequencedEvent(`order-${i}`, 0)),
     ];
     await insertEvents(dataSource, topic, events, { perTransaction: 1, writers: 1 });
+    await relaysStarted([relay]);
 
     await waitFor(() => reader.messages.length >= 103, { what: 'the publishable rows on the topic' });
     expect(values(poisoned)).toEqual([0]);
@@ -67,7 +68,7 @@ describe('a row the broker rejects for good', () => {
     expect(metrics).toMatch(/hookrail_outbox_backlog_rows 1\b/);
     expect(metrics).toMatch(/hookrail_relay_published_total\{topic="[^"]+"\} 103/);
     expect(relay.logLines().some((line) => String(line.msg).startsWith('broker rejected an outbox row') && line.eventId === events[2].id)).toBe(true);
-  });
+  }, 120_000);
 
   it('is published, followed by the rows that waited, once the operator fixed the cause and requeued it', async () => {
     const admin = testKafka().admin();

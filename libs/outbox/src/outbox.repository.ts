@@ -53,7 +53,7 @@ export class OutboxRepository {
         LIMIT $2`,
       [lanes, limit],
     );
-    return rows.map(toOutboxRow).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    return rows.map(toOutboxRow).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
   }
 
   /** Marks rows the broker acknowledged; `published_at` is the time of the acknowledgement. */

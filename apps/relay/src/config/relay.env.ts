@@ -4,6 +4,16 @@ import { IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
 
 /** The relay's configuration; read from the environment once, in main.ts. */
 export class RelayEnv extends BaseEnv {
+  /**
+   * Drain loops per relay process, each with its own connection, lanes and producer: one loop's database work
+   * overlaps another's produce request. Every loop counts as one member when lanes are shared out.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  RELAY_LOOPS = 2;
+
   /** Rows claimed and published per transaction. */
   @Type(() => Number)
   @IsInt()

@@ -50,10 +50,12 @@ export async function drainBatch(
       await publisher.send(chunk);
       stop();
       const ackedAt = Date.now();
+      const perTopic = new Map<string, number>();
       for (const row of chunk) {
-        metrics.published.inc({ topic: row.topic });
+        perTopic.set(row.topic, (perTopic.get(row.topic) ?? 0) + 1);
         metrics.publishLatency.observe((ackedAt - row.createdAt.getTime()) / 1000);
       }
+      for (const [topic, count] of perTopic) metrics.published.inc({ topic }, count);
     };
     let outcome;
     try {

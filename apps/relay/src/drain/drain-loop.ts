@@ -1,5 +1,3 @@
-import { LOGGER } from '@app/logger';
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Logger } from 'pino';
 import { RelayEnv } from '../config/relay.env';
 import { LaneSession } from '../lanes/lane-session';
@@ -10,12 +8,12 @@ import { drainBatch, PublishFailedError } from './drain-batch';
 import { Wakeup } from './wakeup';
 
 /**
- * The drain loop: own some lanes, drain them batch by batch, sleep until a notification or the poll interval when
- * they are empty, and back off with jitter while the broker or the database is unavailable. Stopping finishes the
- * batch in progress and then gives back every lock.
+ * One drain loop: a lane session (its own connection, member slot and lanes) and its own producer. It drains its
+ * lanes batch by batch, sleeps until a notification or the poll interval when they are empty, and backs off with
+ * jitter while the broker or the database is unavailable. Stopping finishes the batch in progress and then gives
+ * back every lock.
  */
-@Injectable()
-export class OutboxRelayService implements OnApplicationBootstrap, OnModuleDestroy {
+export class DrainLoop {
   private readonly wakeup = new Wakeup();
   private readonly publisher: KafkaPublisher;
   private session?: LaneSession;
@@ -24,19 +22,23 @@ export class OutboxRelayService implements OnApplicationBootstrap, OnModuleDestr
   private nextRebalanceAt = 0;
   private rotation = 0;
 
+  private readonly logger: Logger;
+
   constructor(
     private readonly config: RelayEnv,
     private readonly metrics: RelayMetrics,
-    @Inject(LOGGER) private readonly logger: Logger,
+    logger: Logger,
+    private readonly name: string,
   ) {
-    this.publisher = new KafkaPublisher(config.KAFKA_BROKERS, logger);
+    this.logger = logger.child({ loop: name });
+    this.publisher = new KafkaPublisher(config.KAFKA_BROKERS, this.logger);
   }
 
-  onApplicationBootstrap(): void {
+  start(): void {
     this.loop = this.run();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  async stop(): Promise<void> {
     this.stopping = true;
     this.wakeup.signal();
     await this.loop;
@@ -76,7 +78,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, OnModuleDestr
   private async closeSession(): Promise<void> {
     const session = this.session;
     this.session = undefined;
-    this.metrics.lanesOwned.set(0);
+    this.metrics.lanesOwned.set({ loop: this.name }, 0);
     await session?.close();
   }
 
@@ -85,7 +87,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, OnModuleDestr
     this.nextRebalanceAt = Date.now() + this.config.RELAY_REBALANCE_INTERVAL_MS;
     const change = await session.rebalance();
     this.metrics.members.set(change.members);
-    this.metrics.lanesOwned.set(session.lanes.length);
+    this.metrics.lanesOwned.set({ loop: this.name }, session.lanes.length);
     if (change.acquired.length || change.released.length) {
       this.logger.info({ members: change.members, acquired: change.acquired, released: change.released, owned: session.lanes.length }, 'lanes rebalanced');
     }

@@ -40,9 +40,14 @@ export class RelayMetrics {
     registers: [this.registry],
   });
 
-  readonly lanesOwned = new Gauge({ name: 'hookrail_relay_lanes_owned', help: 'Outbox lanes this relay owns', registers: [this.registry] });
+  readonly lanesOwned = new Gauge({
+    name: 'hookrail_relay_lanes_owned',
+    help: 'Outbox lanes each drain loop of this relay owns',
+    labelNames: ['loop'] as const,
+    registers: [this.registry],
+  });
 
-  readonly members = new Gauge({ name: 'hookrail_relay_members', help: 'Relays this relay sees (itself included)', registers: [this.registry] });
+  readonly members = new Gauge({ name: 'hookrail_relay_members', help: 'Drain loops of all relays (this relay’s included), each a member of the lane rebalancing', registers: [this.registry] });
 
   private backlogSource?: () => Promise<OutboxBacklog>;
 

@@ -1,7 +1,7 @@
 import { CloudEvent } from '@app/contracts';
 import { connect } from '@app/db';
 import { addToOutbox, laneOf } from '@app/outbox';
-import { AppProcess, cleanEnv, ReadMessage, TEST_BROKERS } from '@app/testing';
+import { AppProcess, cleanEnv, ReadMessage, TEST_BROKERS, waitFor } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { AddressInfo, createServer } from 'node:net';
 import { DataSource } from 'typeorm';
@@ -102,4 +102,18 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** Lanes a relay process owns now, according to its logs (the last rebalance of each of its drain loops). */
+export function lanesOwnedBy(relay: AppProcess): number {
+  const owned = new Map<unknown, number>();
+  for (const line of relay.logLines()) if (line.msg === 'lanes rebalanced') owned.set(line.loop, Number(line.owned));
+  return [...owned.values()].reduce((sum, lanes) => sum + lanes, 0);
+}
+
+/** A relay boots in about a second; on a busy 2-core machine compiling TypeScript on the fly can take far longer. */
+export const RELAY_START_TIMEOUT_MS = 60_000;
+
+export async function relaysStarted(relays: AppProcess[]): Promise<void> {
+  await waitFor(() => relays.every((relay) => logged(relay, 'relay started')), { timeoutMs: RELAY_START_TIMEOUT_MS, what: 'relays started' });
 }

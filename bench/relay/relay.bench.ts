@@ -1,0 +1,156 @@
+// npm run bench:relay — the relay's throughput and latency against the local Postgres and Kafka.
+//   1. drain a 200k-row backlog with one relay process: events/s, and the relay's peak RSS;
+//   2. the raw kafkajs producer ceiling for the same messages, same producer settings: events/s and the ratio;
+//   3. steady state at 500 events/s, one event per transaction: p50/p99 from outbox insert to broker ack.
+// Environment: BENCH_DATABASE_URL (a database it drops and recreates; default hookrail_bench_relay on the local
+// server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_RATE (500), BENCH_STEADY_SECONDS (20).
+import 'reflect-metadata';
+import { toKafkaRecord } from '@app/contracts';
+import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
+import { createKafka, ensureTopics } from '@app/kafka';
+import { addToOutbox, laneOf } from '@app/outbox';
+import { AppProcess, cleanEnv, waitFor } from '@app/testing';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { benchEvent } from './bench-events';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/hookrail_bench_relay';
+const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
+const BACKLOG = Number(process.env.BENCH_BACKLOG || 200_000);
+const RATE = Number(process.env.BENCH_RATE || 500);
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS || 20);
+const AGGREGATES = 10_000;
+
+async function recreateDatabase(): Promise<void> {
+  const admin = new Client({ connectionString: withDatabase(DATABASE_URL, 'postgres') });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${databaseName(DATABASE_URL)}" WITH (FORCE)`);
+  await admin.end();
+  await createDatabaseIfAbsent(DATABASE_URL);
+  await migrate(DATABASE_URL);
+}
+
+/** The backlog, written 1000 rows per statement (the relay is measured, not the writer). */
+async function insertBacklog(dataSource: DataSource, topic: string, count: number): Promise<void> {
+  for (let start = 0; start < count; start += 1000) {
+    const records = Array.from({ length: Math.min(1000, count - start) }, (_, i) => {
+      const event = benchEvent(`order-${(start + i) % AGGREGATES}`);
+      return { id: event.id, ...toKafkaRecord(event) };
+    });
+    await dataSource.query(
+      `INSERT INTO outbox (lane, event_id, topic, key, value, headers)
+       SELECT lane, event_id, $1, key, value, headers FROM unnest($2::smallint[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS r(lane, event_id, key, value, headers)`,
+      [topic, records.map((r) => laneOf(r.key)), records.map((r) => r.id), records.map((r) => r.key), records.map((r) => r.value), records.map((r) => JSON.stringify(r.headers))],
+    );
+  }
+  await dataSource.query('VACUUM ANALYZE outbox');
+}
+
+async function published(dataSource: DataSource): Promise<{ done: number; first: Date | null; last: Date | null }> {
+  const [row] = await dataSource.query(`SELECT count(*)::int AS done, min(published_at) AS first, max(published_at) AS last FROM outbox WHERE published_at IS NOT NULL`);
+  return row;
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** The same messages through a bare kafkajs producer with the relay's settings, 1000 per sendBatch. */
+async function rawProducerRate(dataSource: DataSource, topic: string): Promise<number> {
+  const rows: Array<{ key: string; value: string; headers: Record<string, string> }> = await dataSource.query(`SELECT key, value, headers FROM outbox ORDER BY id`);
+  const producer = createKafka('hookrail-bench-raw', BROKERS).producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  const started = process.hrtime.bigint();
+  for (let start = 0; start < rows.length; start += 1000) {
+    await producer.sendBatch({ acks: -1, topicMessages: [{ topic, messages: rows.slice(start, start + 1000) }] });
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await producer.disconnect();
+  return rows.length / seconds;
+}
+
+/** One event per transaction at `rate`/s for `seconds`, from 4 connections; returns insert→ack percentiles (ms). */
+async function steadyState(dataSource: DataSource, topic: string): Promise<{ p50: number; p99: number; max: number; achieved: number }> {
+  await dataSource.query('TRUNCATE outbox');
+  const total = RATE * STEADY_SECONDS;
+  const started = Date.now();
+  const inFlight = new Set<Promise<void>>();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / RATE;
+    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    if (inFlight.size >= 4) await Promise.race(inFlight);
+    const insert = dataSource.transaction((manager) => addToOutbox(manager, topic, benchEvent(`order-${i % AGGREGATES}`))).then(() => void inFlight.delete(insert));
+    inFlight.add(insert);
+  }
+  await Promise.all(inFlight);
+  const achieved = total / ((Date.now() - started) / 1000);
+  await waitFor(async () => (await published(dataSource)).done === total, { timeoutMs: 60_000, what: 'steady-state rows published' });
+  const [row] = await dataSource.query(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, max(ms)::float8 AS max
+       FROM (SELECT extract(epoch FROM published_at - created_at) * 1000 AS ms FROM outbox) AS latency`,
+  );
+  return { p50: row.p50, p99: row.p99, max: row.max, achieved };
+}
+
+async function main(): Promise<void> {
+  await recreateDatabase();
+  const dataSource = await connect({ url: DATABASE_URL, applicationName: 'hookrail-bench', poolSize: 6 });
+  const topic = `bench.relay.${randomUUID().slice(0, 8)}`;
+  const kafka = createKafka('hookrail-bench', BROKERS);
+  await ensureTopics(kafka, [{ topic, numPartitions: 6 }]);
+  const log = (line: string) => process.stdout.write(`bench:relay: ${line}\n`);
+
+  let relay: AppProcess | undefined;
+  try {
+    const insertStarted = Date.now();
+    await insertBacklog(dataSource, topic, BACKLOG);
+    log(`backlog of ${BACKLOG} rows written in ${((Date.now() - insertStarted) / 1000).toFixed(1)} s`);
+
+    relay = AppProcess.start('relay', cleanEnv({ DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), METRICS_PORT: '0', LOG_LEVEL: 'warn' }));
+    const drainStarted = Date.now();
+    await waitFor(async () => (await published(dataSource)).done === BACKLOG, { timeoutMs: 600_000, intervalMs: 200, what: 'the backlog drained' });
+    const wall = (Date.now() - drainStarted) / 1000;
+    const { first, last } = await published(dataSource);
+    const drainSeconds = (last!.getTime() - first!.getTime()) / 1000;
+    const drainRate = BACKLOG / drainSeconds;
+    const drainRss = peakRssMb(relay.child.pid!);
+    log(`drain: ${BACKLOG} rows in ${drainSeconds.toFixed(2)} s from first to last ack = ${Math.round(drainRate)} events/s (${wall.toFixed(1)} s wall incl. process start)`);
+
+    const rawRate = await rawProducerRate(dataSource, topic);
+    log(`raw kafkajs producer, same messages and settings: ${Math.round(rawRate)} events/s; relay/raw = ${(drainRate / rawRate).toFixed(2)}`);
+
+    const steady = await steadyState(dataSource, topic);
+    const peakRss = peakRssMb(relay.child.pid!);
+    log(`steady state: ${Math.round(steady.achieved)} events/s offered, insert→ack p50 ${steady.p50.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms, max ${steady.max.toFixed(1)} ms`);
+    log(`relay peak RSS: ${drainRss.toFixed(0)} MB after the drain, ${peakRss.toFixed(0)} MB overall`);
+
+    relay.signal('SIGTERM');
+    const exit = await relay.exited;
+    if (exit.code !== 0) throw new Error(`relay exited with ${JSON.stringify(exit)}: ${relay.stderr}`);
+    console.log(
+      JSON.stringify({
+        backlog: BACKLOG,
+        drainEventsPerSecond: Math.round(drainRate),
+        rawProducerEventsPerSecond: Math.round(rawRate),
+        relayToRaw: Number((drainRate / rawRate).toFixed(2)),
+        steady: { rate: RATE, p50Ms: Number(steady.p50.toFixed(1)), p99Ms: Number(steady.p99.toFixed(1)) },
+        relayPeakRssMb: Math.round(peakRss),
+      }),
+    );
+  } finally {
+    relay?.signal('SIGKILL');
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    await admin.disconnect();
+    await dataSource.destroy();
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`bench:relay: failed: ${error.stack ?? error.message}`);
+  process.exit(1);
+});
