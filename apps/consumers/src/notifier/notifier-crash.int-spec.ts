@@ -31,6 +31,8 @@ describe('notifier process killed after the provider call, before `sent` is reco
     const env = {
       DATABASE_URL: database.url,
       CONSUMER_GROUPS: 'notifier',
+      // This process only: no dead-letter store, so SIGTERM finds the shutdown handler right after 'consumers started'.
+      DEAD_LETTER_STORE: 'false',
       KAFKA_NAMESPACE: namespace,
       TOPIC_PARTITIONS: '1',
       KAFKA_SESSION_TIMEOUT_MS: '6000',
