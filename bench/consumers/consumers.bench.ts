@@ -1,7 +1,8 @@
 // npm run bench:consumers — the ledger consuming a 200k-event topic with dedupe, against a raw kafkajs consume of
 // the same topic in the same run. Needs Postgres and Kafka (KAFKA_BROKERS, default 127.0.0.1:9092).
 // The consumers app runs as it ships: compiled (tsc + tsc-alias, as `npm run build` does) into a temporary directory.
-// Env: BENCH_EVENTS (default 200000), BENCH_PARTITIONS (6), HOOKRAIL_BENCH_PG_URL (server to create the bench db on).
+// Env: BENCH_EVENTS (default 200000), BENCH_PARTITIONS (6), HOOKRAIL_BENCH_PG_URL (server to create the bench db on),
+// BENCH_CONSUMER_NODE_OPTIONS (NODE_OPTIONS of the consumers process only, e.g. --max-old-space-size=96).
 import 'reflect-metadata';
 import { CloudEvent, SHOP_ORDER_CANCELLED_V1, SHOP_ORDER_PAID_V1, SHOP_ORDER_PLACED_V1, toKafkaRecord } from '@app/contracts';
 import { connect, createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
@@ -116,6 +117,7 @@ async function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: num
       KAFKA_NAMESPACE: namespace,
       METRICS_PORT: String(metricsPort),
       LOG_LEVEL: 'warn',
+      NODE_OPTIONS: process.env.BENCH_CONSUMER_NODE_OPTIONS ?? '',
     },
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
