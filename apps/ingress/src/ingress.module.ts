@@ -3,6 +3,7 @@ import { LoggerModule } from '@app/logger';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { Logger } from 'pino';
+import { AdminModule } from './admin/admin.module';
 import { BacklogRepository } from './backpressure/backlog.repository';
 import { BACKPRESSURE_SETTINGS, BackpressureService } from './backpressure/backpressure.service';
 import { IngressEnv } from './config/ingress.env';
@@ -30,6 +31,7 @@ export class IngressModule {
       imports: [
         LoggerModule.forRoot(logger),
         DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: 'hookrail-ingress', poolSize: config.DATABASE_POOL_SIZE }),
+        AdminModule.forRoot({ adminToken: config.ADMIN_TOKEN, kafkaBrokers: config.KAFKA_BROKERS, kafkaNamespace: config.KAFKA_NAMESPACE }),
       ],
       controllers: [WebhookController, EventsController, HealthController, MetricsController],
       providers: [

@@ -1,6 +1,6 @@
 import { BaseEnv } from '@app/config';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsInt, IsNotEmpty, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsArray, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 /** The ingress's configuration; read from the environment once, in main.ts. */
 export class IngressEnv extends BaseEnv {
@@ -19,6 +19,10 @@ export class IngressEnv extends BaseEnv {
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })
   ADMIN_TOKEN: string;
+
+  /** Prefix of the consumer group ids whose lag /admin shows, as the consumers were started with. */
+  @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
+  KAFKA_NAMESPACE = '';
 
   /** Bearer tokens of internal CloudEvents producers (POST /events), comma-separated; none disables the endpoint. */
   @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((token) => token.trim()).filter(Boolean) : value))
