@@ -29,7 +29,7 @@ describe('/admin API (real ingress, Kafka and Postgres)', () => {
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${ingress.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as any };
   }
 
   const state = async () => ({
