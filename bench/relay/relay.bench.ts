@@ -2,18 +2,22 @@
 //   1. drain a 200k-row backlog with one relay process: events/s, and the relay's peak RSS;
 //   2. the raw kafkajs producer ceiling for the same messages, same producer settings: events/s and the ratio;
 //   3. steady state at 500 events/s, one event per transaction: p50/p99 from outbox insert to broker ack.
+// The relay runs compiled (npm run build first, like production); BENCH_SKIP_BUILD=1 reuses dist/.
 // Environment: BENCH_DATABASE_URL (a database it drops and recreates; default hookrail_bench_relay on the local
-// server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_RATE (500), BENCH_STEADY_SECONDS (20).
+// server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_RATE (500), BENCH_STEADY_SECONDS (20), BENCH_RELAY_NODE_OPTIONS
+// (NODE_OPTIONS for the relay process only).
 import 'reflect-metadata';
 import { toKafkaRecord } from '@app/contracts';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { addToOutbox, laneOf } from '@app/outbox';
-import { AppProcess, cleanEnv, waitFor } from '@app/testing';
+import { cleanEnv, waitFor } from '@app/testing';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { peakRssMb } from '../lib/process-memory';
 import { benchEvent } from './bench-events';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/hookrail_bench_relay';
@@ -53,9 +57,13 @@ async function published(dataSource: DataSource): Promise<{ done: number; first:
   return row;
 }
 
-function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+const root = path.resolve(__dirname, '../..');
+
+/** The relay as it runs in production: compiled JavaScript (npm run build), no TypeScript loader in memory. */
+function startCompiledRelay(env: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<number | null> } {
+  if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['dist/apps/relay/src/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
 
 /** The same messages through a bare kafkajs producer with the relay's settings, 1000 per sendBatch. */
@@ -72,7 +80,7 @@ async function rawProducerRate(dataSource: DataSource, topic: string): Promise<n
   return rows.length / seconds;
 }
 
-/** One event per transaction at `rate`/s for `seconds`, from 4 connections; returns insert→ack percentiles (ms). */
+/** One event per transaction at `rate`/s for `seconds`, up to 16 at a time; returns insert→ack percentiles (ms). */
 async function steadyState(dataSource: DataSource, topic: string): Promise<{ p50: number; p99: number; max: number; achieved: number }> {
   await dataSource.query('TRUNCATE outbox');
   const total = RATE * STEADY_SECONDS;
@@ -81,7 +89,7 @@ async function steadyState(dataSource: DataSource, topic: string): Promise<{ p50
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / RATE;
     if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-    if (inFlight.size >= 4) await Promise.race(inFlight);
+    if (inFlight.size >= 16) await Promise.race(inFlight);
     const insert = dataSource.transaction((manager) => addToOutbox(manager, topic, benchEvent(`order-${i % AGGREGATES}`))).then(() => void inFlight.delete(insert));
     inFlight.add(insert);
   }
@@ -97,19 +105,21 @@ async function steadyState(dataSource: DataSource, topic: string): Promise<{ p50
 
 async function main(): Promise<void> {
   await recreateDatabase();
-  const dataSource = await connect({ url: DATABASE_URL, applicationName: 'hookrail-bench', poolSize: 6 });
+  const dataSource = await connect({ url: DATABASE_URL, applicationName: 'hookrail-bench', poolSize: 16 });
   const topic = `bench.relay.${randomUUID().slice(0, 8)}`;
   const kafka = createKafka('hookrail-bench', BROKERS);
   await ensureTopics(kafka, [{ topic, numPartitions: 6 }]);
   const log = (line: string) => process.stdout.write(`bench:relay: ${line}\n`);
 
-  let relay: AppProcess | undefined;
+  let relay: ReturnType<typeof startCompiledRelay> | undefined;
   try {
     const insertStarted = Date.now();
     await insertBacklog(dataSource, topic, BACKLOG);
     log(`backlog of ${BACKLOG} rows written in ${((Date.now() - insertStarted) / 1000).toFixed(1)} s`);
 
-    relay = AppProcess.start('relay', cleanEnv({ DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), METRICS_PORT: '0', LOG_LEVEL: 'warn' }));
+    const relayEnv = cleanEnv({ DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), METRICS_PORT: '0', LOG_LEVEL: 'warn' });
+    if (process.env.BENCH_RELAY_NODE_OPTIONS) relayEnv.NODE_OPTIONS = process.env.BENCH_RELAY_NODE_OPTIONS;
+    relay = startCompiledRelay(relayEnv);
     const drainStarted = Date.now();
     await waitFor(async () => (await published(dataSource)).done === BACKLOG, { timeoutMs: 600_000, intervalMs: 200, what: 'the backlog drained' });
     const wall = (Date.now() - drainStarted) / 1000;
@@ -127,9 +137,9 @@ async function main(): Promise<void> {
     log(`steady state: ${Math.round(steady.achieved)} events/s offered, insert→ack p50 ${steady.p50.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms, max ${steady.max.toFixed(1)} ms`);
     log(`relay peak RSS: ${drainRss.toFixed(0)} MB after the drain, ${peakRss.toFixed(0)} MB overall`);
 
-    relay.signal('SIGTERM');
-    const exit = await relay.exited;
-    if (exit.code !== 0) throw new Error(`relay exited with ${JSON.stringify(exit)}: ${relay.stderr}`);
+    relay.child.kill('SIGTERM');
+    const code = await relay.exited;
+    if (code !== 0) throw new Error(`relay exited with ${code}`);
     console.log(
       JSON.stringify({
         backlog: BACKLOG,
@@ -141,7 +151,7 @@ async function main(): Promise<void> {
       }),
     );
   } finally {
-    relay?.signal('SIGKILL');
+    if (relay?.child.exitCode === null) relay.child.kill('SIGKILL');
     const admin = kafka.admin();
     await admin.connect();
     await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
