@@ -53,6 +53,9 @@ async function main(): Promise<void> {
       { command: 'npm run --silent start:ingress', name: 'ingress', prefixColor: 'cyan' },
       { command: 'npm run --silent start:relay', name: 'relay', prefixColor: 'magenta' },
       { command: 'npm run --silent start:consumers', name: 'consumers', prefixColor: 'green' },
+      // The notifier and the agent talk to these development servers unless a real provider or model is configured.
+      ...(process.env.EMAIL_PROVIDER_URL ? [] : [{ command: 'npm run --silent dev:email-provider', name: 'email', prefixColor: 'yellow' }]),
+      ...(process.env.MODEL_BASE_URL ? [] : [{ command: 'npm run --silent dev:model', name: 'model', prefixColor: 'blue' }]),
     ],
     { prefix: 'name', killOthersOn: ['failure'], cwd: root },
   );
