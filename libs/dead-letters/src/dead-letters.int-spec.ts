@@ -120,6 +120,29 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
     ]);
     const again = await replayDeadLetters(dataSource, replayProducer, { filter: { ids: [id] }, actor: 'test:ada' });
     expect(again).toMatchObject({ matched: 0, replayed: [] });
+
+    // A group that accepted the replay may still give up on it later (the agent's task dies again): same row, dead.
+    await producer.send({
+      topic: scenario.failing.dltTopic,
+      acks: -1,
+      messages: [
+        {
+          key: 'order-replayed',
+          value: JSON.stringify(event.data),
+          headers: {
+            [HOOKRAIL_HEADERS.dltGroup]: scenario.failing.group,
+            [HOOKRAIL_HEADERS.dltTopic]: scenario.failing.replayTopic,
+            [HOOKRAIL_HEADERS.dltPartition]: '0',
+            [HOOKRAIL_HEADERS.dltOffset]: '999',
+            [HOOKRAIL_HEADERS.dltEventId]: event.id,
+            [HOOKRAIL_HEADERS.dltErrorClass]: 'ModelError',
+            [HOOKRAIL_HEADERS.replayCount]: '2',
+            [HOOKRAIL_HEADERS.deadLetterId]: id,
+          },
+        },
+      ],
+    });
+    expect(await scenario.deadLetterOf(event.id, (row) => row.status === 'dead')).toMatchObject({ id, replay_count: 2, error_class: 'ModelError' });
   });
 
   it('purges dead letters (audited), and the retention job deletes finished ones past the TTL only', async () => {

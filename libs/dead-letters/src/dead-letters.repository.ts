@@ -107,13 +107,16 @@ export class DeadLettersRepository {
     return rows.length > 0 ? 'indexed' : 'duplicate';
   }
 
-  /** The replay numbered `replayCount` of the row failed: back to `dead` with the new error. */
+  /**
+   * The replay numbered `replayCount` of the row failed: back to `dead` with the new error. Also from `resolved`: a
+   * group may accept a replay and fail it later (the agent's task dies again after the replay reset it).
+   */
   private async returnFromReplay(letter: IncomingDeadLetter): Promise<boolean> {
     const [, affected] = await this.db.query(
       `UPDATE dead_letters
           SET status = 'dead', error_class = $3, error_message = $4, error_stack = $5, attempts = $6, first_failed_at = $7, dead_at = $8,
-              dlt_topic = $9, dlt_partition = $10, dlt_offset = $11, updated_at = now()
-        WHERE id = $1 AND status = 'replaying' AND replay_count = $2`,
+              dlt_topic = $9, dlt_partition = $10, dlt_offset = $11, resolved_at = NULL, updated_at = now()
+        WHERE id = $1 AND status IN ('replaying', 'resolved') AND replay_count = $2`,
       [letter.replayOf, letter.replayCount, letter.errorClass, letter.errorMessage, letter.errorStack, letter.attempts, letter.firstFailedAt, letter.deadAt, letter.dltTopic, letter.dltPartition, letter.dltOffset],
     );
     return Number(affected) > 0;
