@@ -15,6 +15,7 @@ import { cleanEnv, waitFor } from '@app/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { Partitioners } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { peakRssMb } from '../lib/process-memory';
@@ -69,7 +70,7 @@ function startCompiledRelay(env: NodeJS.ProcessEnv): { child: ChildProcess; exit
 /** The same messages through a bare kafkajs producer with the relay's settings, 1000 per sendBatch. */
 async function rawProducerRate(dataSource: DataSource, topic: string): Promise<number> {
   const rows: Array<{ key: string; value: string; headers: Record<string, string> }> = await dataSource.query(`SELECT key, value, headers FROM outbox ORDER BY id`);
-  const producer = createKafka('hookrail-bench-raw', BROKERS).producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = createKafka('hookrail-bench-raw', BROKERS).producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   const started = process.hrtime.bigint();
   for (let start = 0; start < rows.length; start += 1000) {

@@ -21,7 +21,6 @@ export class DrainLoop {
   private loop?: Promise<void>;
   private nextRebalanceAt = 0;
   private rotation = 0;
-
   private readonly logger: Logger;
 
   constructor(

@@ -1,6 +1,6 @@
 import { createKafka } from '@app/kafka';
 import { OutboxRow } from '@app/outbox';
-import { Producer, RecordMetadata } from 'kafkajs';
+import { Partitioners, Producer, RecordMetadata } from 'kafkajs';
 import { Logger } from 'pino';
 
 /** Broker error types that retrying the same message can never fix; the row is parked instead. */
@@ -64,6 +64,10 @@ export class KafkaPublisher {
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
+      // murmur2 of the key, as the Java client: a key lands on the same partition whoever produces it.
+      createPartitioner: Partitioners.DefaultPartitioner,
+      // Few retries inside kafkajs (it warns about that for idempotent producers): after them the batch rolls back
+      // and is sent again by a fresh producer, so the loop's own backoff, logging and shutdown stay in charge.
       retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
     });
     try {
