@@ -11,7 +11,6 @@ bootstrap('consumers', async () => {
   const storeConfig = loadConfig(DeadLetterStoreEnv);
   const logger = createLogger('consumers', config.LOG_LEVEL);
   const consumers = await startConsumers(config, logger);
-  logger.info({ groups: consumers.groups }, 'consumers started');
   // The dead-letter store indexes every group's DLT, not only this process's groups: all members of its Kafka
   // group then subscribe to the same topics.
   const deadLetters = storeConfig.DEAD_LETTER_STORE
@@ -28,6 +27,7 @@ bootstrap('consumers', async () => {
         logger,
       )
     : undefined;
+  logger.info({ groups: consumers.groups, deadLetterStore: storeConfig.DEAD_LETTER_STORE }, 'consumers started');
   const closeAll = async () => {
     await consumers.close();
     await deadLetters?.close();
