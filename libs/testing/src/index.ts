@@ -4,3 +4,4 @@ export * from './wait-for';
 export * from './app-process';
 export * from './kafka-proxy';
 export * from './topic-reader';
+export * from './free-port';

@@ -1,19 +1,10 @@
 import { connect } from '@app/db';
-import { AppProcess, cleanEnv, createTestDatabase, deleteTopics, TestDatabase, testKafka, uniqueName, waitFor } from '@app/testing';
+import { AppProcess, cleanEnv, createTestDatabase, deleteTopics, freePort, TestDatabase, testKafka, uniqueName, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
 import { orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import { FakeModelServer } from './dev-model/model.server';
 import { findAgentTask } from './find-agent-task';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const FENCED = [
   'stale worker: the task was claimed by another worker meanwhile; result discarded',
