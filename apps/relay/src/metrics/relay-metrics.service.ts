@@ -22,10 +22,19 @@ export class RelayMetricsService implements OnApplicationBootstrap, OnModuleDest
     metrics.readBacklogFrom(async () => new OutboxRepository(managerRows((await this.database.connection()).manager)).backlog());
   }
 
+  /**
+   * A second relay on the same host finds the port taken: it runs on without an endpoint of its own (and says so)
+   * rather than refusing to start, since several relays per host is a supported way to run.
+   */
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.METRICS_PORT === 0) return;
-    const port = await this.server.listen(this.config.METRICS_PORT, this.config.METRICS_HOST);
-    this.logger.info({ port }, 'metrics on GET /metrics');
+    try {
+      const port = await this.server.listen(this.config.METRICS_PORT, this.config.METRICS_HOST);
+      this.logger.info({ port }, 'metrics on GET /metrics');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      this.logger.warn({ port: this.config.METRICS_PORT }, 'metrics port already in use; this relay serves no /metrics (set METRICS_PORT per instance)');
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
