@@ -1,6 +1,6 @@
 import { connect } from '@app/db';
 import { createKafka } from '@app/kafka';
-import { Admin, Producer } from 'kafkajs';
+import { Admin, Partitioners, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { CliEnv } from './config/cli.env';
 
@@ -30,7 +30,7 @@ export class CliContext {
 
   async kafkaProducer(): Promise<Producer> {
     if (!this.producer) {
-      this.producer = createKafka('hookrail-cli', this.env.KAFKA_BROKERS).producer({ idempotent: true, maxInFlightRequests: 1 });
+      this.producer = createKafka('hookrail-cli', this.env.KAFKA_BROKERS).producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
       await this.producer.connect();
     }
     return this.producer;

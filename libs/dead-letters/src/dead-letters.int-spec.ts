@@ -145,6 +145,18 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
     expect(await scenario.deadLetterOf(event.id, (row) => row.status === 'dead')).toMatchObject({ id, replay_count: 2, error_class: 'ModelError' });
   });
 
+  it('paces a bulk replay to its rate', async () => {
+    const events = ['order-b1', 'order-b2', 'order-b3', 'order-b4'].map((key) => orderEvent(key));
+    await scenario.publish(events);
+    const ids = (await Promise.all(events.map((event) => scenario.deadLetterOf(event.id)))).map((row) => row.id);
+
+    const startedAt = Date.now();
+    const result = await replayDeadLetters(dataSource, replayProducer, { filter: { ids }, actor: 'test:ada', ratePerSecond: 10 });
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(300);
+    expect(result.replayed.sort()).toEqual([...ids].sort());
+    await Promise.all(events.map((event) => scenario.deadLetterOf(event.id, (row) => row.status === 'dead' && row.replay_count === 1)));
+  });
+
   it('purges dead letters (audited), and the retention job deletes finished ones past the TTL only', async () => {
     const event = orderEvent('order-purged');
     await scenario.publish([event]);

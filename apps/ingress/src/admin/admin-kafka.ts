@@ -1,7 +1,7 @@
 import { createKafka } from '@app/kafka';
 import { LOGGER } from '@app/logger';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Admin, Kafka, Producer } from 'kafkajs';
+import { Admin, Kafka, Partitioners, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 
 export const ADMIN_KAFKA_BROKERS = Symbol('ADMIN_KAFKA_BROKERS');
@@ -21,7 +21,7 @@ export class AdminKafka implements OnApplicationShutdown {
   }
 
   producer(): Promise<Producer> {
-    this.producerConnection ??= this.connect(this.kafka.producer({ idempotent: true, maxInFlightRequests: 1 }), () => (this.producerConnection = undefined));
+    this.producerConnection ??= this.connect(this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner }), () => (this.producerConnection = undefined));
     return this.producerConnection;
   }
 
