@@ -2,21 +2,11 @@
 // with prefixed logs. Ctrl-C stops the apps, and the broker too when this command started it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createConnection } from 'node:net';
 import path from 'node:path';
+import { tcpReachable } from './lib/tcp-reachable';
 import concurrently from 'concurrently';
 
 const root = path.resolve(__dirname, '..');
-
-function reachable(hostPort: string): Promise<boolean> {
-  const separator = hostPort.lastIndexOf(':');
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostPort.slice(0, separator), port: Number(hostPort.slice(separator + 1)), timeout: 1000 });
-    socket.once('connect', () => socket.end(() => resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => resolve(false));
-  });
-}
 
 function step(script: string): void {
   const result = spawnSync('npm', ['run', '--silent', script], { cwd: root, stdio: 'inherit', env: process.env });
@@ -39,7 +29,7 @@ async function main(): Promise<void> {
     console.log(`start: ADMIN_TOKEN was not set; this run's admin token is ${process.env.ADMIN_TOKEN}`);
   }
   let startedKafka = false;
-  if (!(await reachable(process.env.KAFKA_BROKERS.split(',')[0]))) {
+  if (!(await tcpReachable(process.env.KAFKA_BROKERS.split(',')[0]))) {
     execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'up'], { stdio: 'inherit' });
     startedKafka = true;
   }

@@ -1,24 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { createConnection } from 'node:net';
 import path from 'node:path';
+import { tcpReachable } from '../../scripts/lib/tcp-reachable';
 
 const root = path.resolve(__dirname, '../..');
-
-function reachable(hostPort: string): Promise<boolean> {
-  const separator = hostPort.lastIndexOf(':');
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostPort.slice(0, separator), port: Number(hostPort.slice(separator + 1)), timeout: 1000 });
-    socket.once('connect', () => socket.end(() => resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => resolve(false));
-  });
-}
 
 /** Makes sure the broker and the migrated template database exist before any test file runs. */
 export default async function globalSetup(): Promise<void> {
   const brokers = process.env.KAFKA_BROKERS || '127.0.0.1:9092';
   process.env.KAFKA_BROKERS = brokers;
-  if (!(await reachable(brokers.split(',')[0]))) {
+  if (!(await tcpReachable(brokers.split(',')[0]))) {
     execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'up'], { stdio: 'inherit' });
     process.env.HOOKRAIL_TEST_STARTED_KAFKA = '1';
   }
