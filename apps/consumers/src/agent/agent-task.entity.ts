@@ -12,8 +12,8 @@ export type AgentTaskState = 'pending' | 'claimed' | 'done' | 'failed' | 'dead';
 /** One model call per order event, owned by the agent service (apps/consumers/src/agent). */
 @Entity('agent_tasks')
 @Unique('uq_agent_tasks_event_id', ['eventId'])
-@Index('ix_agent_tasks_state_next_attempt_at', ['state', 'nextAttemptAt'])
-@Index('ix_agent_tasks_state_lease_until', ['state', 'leaseUntil'])
+@Index('ix_agent_tasks_next_attempt_at', ['nextAttemptAt'])
+@Index('ix_agent_tasks_state_dead_lettered_at', ['state', 'deadLetteredAt'])
 export class AgentTaskEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'pk_agent_tasks' })
   id: string;
@@ -48,6 +48,10 @@ export class AgentTaskEntity {
   @Column('integer', { default: 0 })
   attempts: number;
 
+  /**
+   * When a worker may next claim the task: now when `pending`, after the backoff when `failed`, at the end of the
+   * lease when `claimed`, never (`infinity`) when `done` or `dead`. One ordered index serves every claim.
+   */
   @Column('timestamptz', { name: 'next_attempt_at', default: () => 'now()' })
   nextAttemptAt: Date;
 

@@ -71,7 +71,8 @@ describe('agent_tasks state machine (real Postgres)', () => {
     expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({ state: 'claimed', claimedBy: 'worker-b', result: null, lastError: null });
 
     expect(await completeAgentTask(dataSource, fresh, { from: 'worker-b' })).toBe(true);
-    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({ state: 'done', attempts: 2, claimedBy: 'worker-b', result: { from: 'worker-b' } });
+    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({ state: 'done', attempts: 2, claimedBy: 'worker-b', result: { from: 'worker-b' }, nextAttemptAt: null });
+    expect(await claimAgentTask(dataSource, 'worker-c', 60_000)).toBeNull();
   });
 
   it('retries a failed task after its backoff, and resets a dead task only on a replay', async () => {

@@ -52,20 +52,21 @@ export async function enqueueAgentTask(manager: EntityManager, task: NewAgentTas
 }
 
 /**
- * One atomic statement: the oldest task that is due (`pending`, or `failed` whose backoff has passed) or whose lease
- * ran out, locked with SKIP LOCKED so that concurrent workers each get a different one, becomes `claimed` by
- * `workerId` with a new lease, a raised fencing token and one more attempt. Null when nothing is due.
+ * One atomic statement: the task due longest (`pending`, `failed` past its backoff, or `claimed` past its lease: all
+ * three are `next_attempt_at <= now()`), locked with SKIP LOCKED so that concurrent workers each get a different one,
+ * becomes `claimed` by `workerId` with a new lease, a raised fencing token and one more attempt. Null when nothing is
+ * due.
  */
 export async function claimAgentTask(db: Db, workerId: string, leaseMs: number): Promise<ClaimedAgentTask | null> {
   const result: unknown = await db.query(
     `UPDATE agent_tasks t
-        SET state = 'claimed', claimed_at = now(), lease_until = now() + $2 * interval '1 millisecond', claimed_by = $1,
+        SET state = 'claimed', claimed_at = now(), lease_until = now() + $2 * interval '1 millisecond',
+            next_attempt_at = now() + $2 * interval '1 millisecond', claimed_by = $1,
             fencing_token = t.fencing_token + 1, attempts = t.attempts + 1, updated_at = now()
        FROM (SELECT id, state AS prior_state, claimed_by AS prior_claimed_by
                FROM agent_tasks
-              WHERE (state IN ('pending', 'failed') AND next_attempt_at <= now())
-                 OR (state = 'claimed' AND lease_until < now())
-              ORDER BY next_attempt_at, id
+              WHERE next_attempt_at <= now()
+              ORDER BY next_attempt_at
               LIMIT 1
                 FOR UPDATE SKIP LOCKED) due
       WHERE t.id = due.id
@@ -90,7 +91,7 @@ export async function claimAgentTask(db: Db, workerId: string, leaseMs: number):
 export async function renewAgentTaskLease(db: Db, task: TaskFence, leaseMs: number): Promise<boolean> {
   return affected(
     await db.query(
-      `UPDATE agent_tasks SET lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
+      `UPDATE agent_tasks SET lease_until = now() + $3 * interval '1 millisecond', next_attempt_at = now() + $3 * interval '1 millisecond', updated_at = now()
         WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
       [task.id, task.fencingToken, leaseMs],
     ),
@@ -101,7 +102,7 @@ export async function renewAgentTaskLease(db: Db, task: TaskFence, leaseMs: numb
 export async function completeAgentTask(db: Db, task: TaskFence, result: unknown): Promise<boolean> {
   return affected(
     await db.query(
-      `UPDATE agent_tasks SET state = 'done', result = $3, lease_until = NULL, updated_at = now()
+      `UPDATE agent_tasks SET state = 'done', result = $3, lease_until = NULL, next_attempt_at = 'infinity', updated_at = now()
         WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
       [task.id, task.fencingToken, JSON.stringify(result)],
     ),
@@ -121,7 +122,8 @@ export async function failAgentTask(db: Db, task: TaskFence, failure: TaskFailur
   return affected(
     await db.query(
       `UPDATE agent_tasks
-          SET state = $3, next_attempt_at = now() + $4 * interval '1 millisecond', lease_until = NULL,
+          SET state = $3::varchar, lease_until = NULL,
+              next_attempt_at = CASE WHEN $3::varchar = 'dead' THEN 'infinity' ELSE now() + $4 * interval '1 millisecond' END,
               last_error_class = $5, last_error = $6, first_failed_at = COALESCE(first_failed_at, now()), updated_at = now()
         WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
       [task.id, task.fencingToken, failure.state, failure.retryInMs, failure.errorClass, failure.message.slice(0, MAX_ERROR_LENGTH)],

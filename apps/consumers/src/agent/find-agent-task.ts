@@ -9,8 +9,8 @@ export interface AgentTaskStatus {
   /** The worker holding the task (while `claimed`) or the last one that did. */
   claimedBy: string | null;
   leaseUntil: Date | null;
-  /** When a `failed` task is tried again. */
-  nextAttemptAt: Date;
+  /** When a worker may claim it next: the backoff's end when `failed`, the lease's end when `claimed`; null once final. */
+  nextAttemptAt: Date | null;
   lastError: string | null;
   /** The model's answer once `done`. */
   result: unknown;
@@ -22,7 +22,7 @@ export interface AgentTaskStatus {
 /** The agent task created for `eventId`, or null when the agent has not seen the event (or it needs no model). */
 export async function findAgentTask(db: EntityManager | DataSource, eventId: string): Promise<AgentTaskStatus | null> {
   const rows: Array<Record<string, any>> = await db.query(
-    `SELECT event_id, state, attempts, claimed_by, lease_until, next_attempt_at, last_error_class, last_error, result, replay_count,
+    `SELECT event_id, state, attempts, claimed_by, lease_until, NULLIF(next_attempt_at, 'infinity') AS next_attempt_at, last_error_class, last_error, result, replay_count,
             created_at, updated_at
        FROM agent_tasks
       WHERE event_id = $1`,
@@ -36,7 +36,7 @@ export async function findAgentTask(db: EntityManager | DataSource, eventId: str
     attempts: Number(row.attempts),
     claimedBy: row.claimed_by,
     leaseUntil: row.lease_until ? new Date(row.lease_until) : null,
-    nextAttemptAt: new Date(row.next_attempt_at),
+    nextAttemptAt: row.next_attempt_at ? new Date(row.next_attempt_at) : null,
     lastError: row.last_error ? `${row.last_error_class ?? 'Error'}: ${row.last_error}` : null,
     result: row.result ?? null,
     replayCount: Number(row.replay_count),

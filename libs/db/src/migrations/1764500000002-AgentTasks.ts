@@ -32,8 +32,8 @@ export class AgentTasks1764500000002 implements MigrationInterface {
         CONSTRAINT "uq_agent_tasks_event_id" UNIQUE ("event_id"),
         CONSTRAINT "pk_agent_tasks" PRIMARY KEY ("id")
       )`);
-    await queryRunner.query(`CREATE INDEX "ix_agent_tasks_state_next_attempt_at" ON "agent_tasks" ("state", "next_attempt_at")`);
-    await queryRunner.query(`CREATE INDEX "ix_agent_tasks_state_lease_until" ON "agent_tasks" ("state", "lease_until")`);
+    await queryRunner.query(`CREATE INDEX "ix_agent_tasks_next_attempt_at" ON "agent_tasks" ("next_attempt_at")`);
+    await queryRunner.query(`CREATE INDEX "ix_agent_tasks_state_dead_lettered_at" ON "agent_tasks" ("state", "dead_lettered_at")`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
