@@ -32,7 +32,7 @@ describe('consumers process killed between the database commit and the offset co
 
   it('absorbs the redelivery after kill -9: exactly one ledger entry', async () => {
     const metricsPort = await freePort();
-    const env = { DATABASE_URL: database.url, CONSUMER_GROUPS: 'ledger', KAFKA_NAMESPACE: namespace, TOPIC_PARTITIONS: '1', KAFKA_SESSION_TIMEOUT_MS: '6000', METRICS_PORT: String(metricsPort) };
+    const env = { DATABASE_URL: database.url, CONSUMER_GROUPS: 'ledger', KAFKA_NAMESPACE: namespace, TOPIC_PARTITIONS: '1', KAFKA_SESSION_TIMEOUT_MS: '6000', DEAD_LETTER_STORE: 'false', METRICS_PORT: String(metricsPort) };
     const doomed = AppProcess.start('consumers', cleanEnv({ ...env, HOOKRAIL_FAULT_KILL_AFTER_DB_COMMITS: '1' }));
     await waitFor(() => doomed.logLines().some((line) => line.msg === 'consumers started'), { what: 'consumers started', timeoutMs: 30_000 });
     const event = orderEvent('ord-crash');
@@ -46,6 +46,7 @@ describe('consumers process killed between the database commit and the offset co
     const survivor = AppProcess.start('consumers', cleanEnv(env));
     try {
       await waitFor(async () => (await committedOffsets(kafka, `${namespace}ledger`, topic))[0] === 1, { what: 'the redelivered offset committed', timeoutMs: 40_000 });
+      await waitFor(() => survivor.logLines().some((line) => line.msg === 'consumers started'), { what: 'consumers started' });
       expect(await entries()).toHaveLength(1);
       const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       expect(metrics).toMatch(/hookrail_consumer_duplicates_total\{group="ledger",type="shop.order.placed.v1"\} 1/);
@@ -53,6 +54,7 @@ describe('consumers process killed between the database commit and the offset co
     } finally {
       survivor.signal('SIGTERM');
     }
-    expect(await survivor.exited).toEqual({ code: 0, signal: null });
+    const exit = await survivor.exited;
+    expect({ ...exit, stderr: survivor.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
   });
 });

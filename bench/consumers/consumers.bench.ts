@@ -114,6 +114,8 @@ async function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: num
       DATABASE_URL: databaseUrl,
       KAFKA_BROKERS: BROKERS.join(','),
       CONSUMER_GROUPS: 'ledger',
+      // The ledger alone: the dead-letter store that start:consumers also runs would measure itself too.
+      DEAD_LETTER_STORE: 'false',
       KAFKA_NAMESPACE: namespace,
       METRICS_PORT: String(metricsPort),
       LOG_LEVEL: 'warn',

@@ -51,9 +51,10 @@ const DLT_RETRY = { maxAttempts: Infinity, baseDelayMs: 500, maxDelayMs: 30_000 
 
 /**
  * Applies one kafkajs batch (one partition, in offset order). The fast path applies a run of events in one
- * transaction with one dedupe insert; if anything in it fails, the transaction rolls back and the same run is applied
- * one message at a time with retries and dead-lettering. Either way an offset is committed only after the
- * transaction holding its effect committed (or its dead letter was acknowledged).
+ * transaction with one dedupe insert; if anything in it fails, the transaction rolls back, the run up to the message
+ * that failed is applied one message at a time with retries and dead-lettering, and the rest goes back to the fast
+ * path. Either way an offset is committed only after the transaction holding its effect committed (or its dead
+ * letter was acknowledged).
  */
 export class BatchProcessor {
   private deadLetterFailures = 0;
@@ -96,7 +97,9 @@ export class BatchProcessor {
           const pending = new PendingWrites();
           for (const item of events) {
             current = item;
-            outcomes.push(await this.applyTimed(item, this.context(batch, item, 1, manager, pending), claims));
+            const outcome = await this.applyTimed(item, this.context(batch, item, 1, manager, pending), claims);
+            if (outcome === 'applied' && item.replayCount > 0) await this.markProcessed(manager, item, 1);
+            outcomes.push(outcome);
             current = undefined;
             await controls.heartbeat();
           }
@@ -106,7 +109,11 @@ export class BatchProcessor {
         const now = new Date();
         const prior = current ? { item: current, failure: { error, errorClass: classifyError(error, current.handler!.policy.isPermanent), attempts: 1, firstFailureAt: now, lastFailureAt: now } } : undefined;
         this.deps.logger.debug({ group: this.deps.group, topic: batch.topic, partition: batch.partition, err: errorMessage(error) }, 'batch transaction failed; applying its messages one by one');
-        return this.applyOneByOne(batch, run, controls, prior);
+        if (!prior) return this.applyOneByOne(batch, run, controls);
+        // One by one up to the message that failed; the rest of the run goes back to the fast path.
+        const failedAt = run.indexOf(prior.item) + 1;
+        if (!(await this.applyOneByOne(batch, run.slice(0, failedAt), controls, prior))) return false;
+        return this.applyRun(batch, run.slice(failedAt), controls);
       }
       this.deps.afterDbCommit?.();
     }
@@ -136,7 +143,7 @@ export class BatchProcessor {
           const pending = new PendingWrites();
           const applied = await this.applyTimed(item, this.context(batch, item, attempt, manager, pending), claims);
           await pending.flush(manager);
-          if (applied === 'applied' && attempt > 1) await recordEventStatus(manager, { group, eventId: event.id, status: 'processed', attempts: attempt, lastError: null });
+          if (applied === 'applied' && (attempt > 1 || item.replayCount > 0)) await this.markProcessed(manager, item, attempt);
           return applied;
         });
         this.deps.afterDbCommit?.();
@@ -185,6 +192,11 @@ export class BatchProcessor {
       );
     }
     return true;
+  }
+
+  /** After failures or a replay there is a status row saying otherwise; it turns `processed` with the effect. */
+  private markProcessed(manager: EntityManager, item: Item, attempts: number): Promise<void> {
+    return recordEventStatus(manager, { group: this.deps.group, eventId: item.event!.id, status: 'processed', attempts, lastError: null });
   }
 
   private async applyTimed(item: Item, ctx: MessageContext, claims: ProcessedEventClaims): Promise<DedupeOutcome> {

@@ -210,20 +210,31 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     expect(failedOnce.size).toBeGreaterThan(100);
   });
 
-  it('consumes its replay topic and carries the replay count into a new dead letter', async () => {
+  it('consumes its replay topic: without a fix the replay dead-letters again with its count, after a fix it applies once', async () => {
+    let fixed = false;
     const seen: number[] = [];
-    const { replayTopic, dltTopic } = await start(async (_event: CloudEvent, ctx: ConsumerContext) => {
+    const { topic, replayTopic, dltTopic, group } = await start(async (event: CloudEvent, ctx: ConsumerContext) => {
       seen.push(ctx.replayCount);
-      throw new PermanentError('order unknown to the ledger');
+      if (!fixed) throw new PermanentError('order unknown to the ledger');
+      await recordEffect(event, ctx);
     });
-    const record = toKafkaRecord(orderEvent('order-replayed'));
-    await produce(kafka, replayTopic, [{ ...record, headers: { ...record.headers, [HOOKRAIL_HEADERS.replayCount]: '2' } }]);
+    const event = orderEvent('order-replayed');
+    const record = toKafkaRecord(event);
+    const replay = (count: number) => ({ ...record, headers: { ...record.headers, [HOOKRAIL_HEADERS.replayCount]: String(count) } });
+    await produce(kafka, topic, [event]);
+    await waitFor(async () => (await findGroupStatuses(dataSource, event.id))[0]?.status === 'dead', { what: 'the event dead' });
 
-    const [deadLetter] = await readTopic(dltTopic, 1);
-    expect(seen).toEqual([2]);
-    expect(deadLetter.headers?.[HOOKRAIL_HEADERS.replayCount]?.toString()).toBe('2');
-    expect(deadLetter.headers?.[HOOKRAIL_HEADERS.dltTopic]?.toString()).toBe(replayTopic);
-    expect(deadLetter.headers?.[HOOKRAIL_HEADERS.dltErrorClass]?.toString()).toBe('PermanentError');
+    await produce(kafka, replayTopic, [replay(1)]);
+    const deadLetters = await readTopic(dltTopic, 2);
+    const again = deadLetters.find((message) => message.headers?.[HOOKRAIL_HEADERS.dltTopic]?.toString() === replayTopic)!;
+    expect(again.headers?.[HOOKRAIL_HEADERS.replayCount]?.toString()).toBe('1');
+    expect(again.headers?.[HOOKRAIL_HEADERS.dltErrorClass]?.toString()).toBe('PermanentError');
+
+    fixed = true;
+    await produce(kafka, replayTopic, [replay(2)]);
+    await waitFor(async () => (await findGroupStatuses(dataSource, event.id))[0]?.status === 'processed', { what: 'the replay applied' });
+    expect(await effects(group)).toHaveLength(1);
+    expect(seen).toEqual([0, 1, 2]);
   });
 
   it('finishes and commits the message in hand when stopped', async () => {

@@ -1,5 +1,5 @@
 import { dltTopic as defaultDltTopic, replayTopic as defaultReplayTopic } from '@app/contracts';
-import { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+import { Consumer, EachBatchPayload, Kafka, Partitioners, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DEFAULT_RETRY_POLICY } from './backoff';
@@ -57,7 +57,9 @@ export class ConsumerRuntime {
 
   async start(): Promise<void> {
     const { kafka, logger, group } = this.options;
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, retry: { retries: 3, initialRetryTime: 200 } });
+    // acks=all and one request in flight; not idempotent, so that retries can stay few and a dead-letter topic that
+    // cannot take writes shows up in seconds. A rare duplicate dead letter is harmless: the dead-letter store dedupes.
+    this.producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, maxInFlightRequests: 1, retry: { retries: 3, initialRetryTime: 200 } });
     await this.producer.connect();
     const sessionTimeout = this.options.sessionTimeoutMs ?? 30_000;
     const consumer = kafka.consumer({

@@ -44,7 +44,7 @@ export function buildDeadLetter(source: DeadLetterSource, failure: Failure): Dea
 }
 
 /**
- * Watermill's poison queue: the message goes to `<group>.dlt` (acks from all in-sync replicas, idempotent producer).
+ * Watermill's poison queue: the message goes to `<group>.dlt` (acks from all in-sync replicas).
  * The caller commits the offset only after this resolves; if it throws, the message stays where it is.
  */
 export async function produceDeadLetter(producer: Producer, dltTopic: string, record: DeadLetterRecord): Promise<void> {
