@@ -6,7 +6,7 @@ const source = { topic: 'ledger.dlt', partition: 2, replayTopic: 'ledger.replay'
 const id = '0b7f4a58-2f1e-4c4e-9a52-6c1f3b2d9e10';
 
 function message(headers: Record<string, string>, offset = '7'): KafkaMessage {
-  return { key: Buffer.from('order-1'), value: Buffer.from('{"orderId":"order-1"}'), headers, offset, timestamp: '1764400000000', attributes: 0, size: 0 } as KafkaMessage;
+  return { key: Buffer.from('order-1'), value: Buffer.from('{"orderId":"order-1"}'), headers, offset, timestamp: '1764400000000', attributes: 0 } as KafkaMessage;
 }
 
 describe('dead-letter messages', () => {
