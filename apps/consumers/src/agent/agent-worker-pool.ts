@@ -2,7 +2,7 @@ import { LOGGER } from '@app/logger';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Producer } from 'kafkajs';
+import { Partitioners, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { AgentDeadLetters } from './agent-dead-letters';
@@ -30,7 +30,7 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationBootstrap(): Promise<void> {
     const { config, dataSource, kafka, group, dltTopic } = this.deps;
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
     await this.producer.connect();
     const deadLetters = new AgentDeadLetters({ group, dltTopic, producer: this.producer, dataSource, metrics: this.deps.metrics, logger: this.logger });
     const worker = new AgentWorker({

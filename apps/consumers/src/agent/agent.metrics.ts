@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
 import { AgentTaskState } from './agent-task.entity';
 import { countAgentTasksByState } from './agent-tasks.repository';
-import { DataSource } from 'typeorm';
 
 const STATES: AgentTaskState[] = ['pending', 'claimed', 'done', 'failed', 'dead'];
 
