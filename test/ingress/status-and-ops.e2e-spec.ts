@@ -11,7 +11,7 @@ describe('GET /events/:id, /readyz and /metrics', () => {
 
   afterAll(() => ingress.close());
 
-  it('reports accepted, then published once the outbox row is marked published', async () => {
+  it('reports accepted, parked while the broker refuses it, then published once the outbox row is marked published', async () => {
     const payload = JSON.stringify({ type: 'shop.order.placed.v1', timestamp: new Date().toISOString(), data: orderData('ord_status') });
     const accepted = await post(`${ingress.url}/webhooks/shop`, payload, standardHeaders(secrets.standard[0], randomUUID(), payload));
     const statusUrl = `${ingress.url}${accepted.body.status_url}`;
@@ -19,7 +19,10 @@ describe('GET /events/:id, /readyz and /metrics', () => {
     const before = await (await fetch(statusUrl)).json();
     expect(before).toMatchObject({ id: accepted.body.id, source: 'shop', type: 'shop.order.placed.v1', aggregateId: 'ord_status', status: 'accepted', publishedAt: null });
 
-    await ingress.query('UPDATE outbox SET published_at = now() WHERE event_id = $1', [accepted.body.id]);
+    await ingress.query(`UPDATE outbox SET failed_at = now(), last_error = 'MESSAGE_TOO_LARGE' WHERE event_id = $1`, [accepted.body.id]);
+    expect(await (await fetch(statusUrl)).json()).toMatchObject({ status: 'parked', publishError: 'MESSAGE_TOO_LARGE' });
+
+    await ingress.query('UPDATE outbox SET failed_at = NULL, published_at = now() WHERE event_id = $1', [accepted.body.id]);
     const after = await (await fetch(statusUrl)).json();
     expect(after).toMatchObject({ status: 'published', publishedAt: expect.any(String), groups: [] });
 

@@ -13,9 +13,13 @@ export interface EventStatus {
   type: string;
   aggregateId: string;
   receivedAt: string;
-  /** accepted: committed, not yet on Kafka; published: the broker acknowledged it. */
-  status: 'accepted' | 'published';
+  /**
+   * accepted: committed, not yet on Kafka; published: the broker acknowledged it; parked: the broker rejected it for
+   * good (e.g. too large) and it waits for an operator (`publishError` says why).
+   */
+  status: 'accepted' | 'published' | 'parked';
   publishedAt: string | null;
+  publishError?: string;
   /** Per consumer group that has seen the event: processed, retrying or dead. Absent groups have not seen it yet. */
   groups: Array<{ group: string; status: string; attempts: number; lastError: string | null; updatedAt: string }>;
 }
@@ -37,6 +41,7 @@ export class GetEventStatusUseCase {
     const publication = await this.outbox.findPublication(manager, id);
     // No outbox row left means it was published and then pruned by retention.
     const published = publication === undefined || publication.publishedAt !== null;
+    const parked = !published && publication?.failedAt != null;
     const groups = await findGroupStatuses(manager, id);
     return {
       id: event.id,
@@ -44,8 +49,9 @@ export class GetEventStatusUseCase {
       type: event.type,
       aggregateId: event.aggregateId,
       receivedAt: event.receivedAt.toISOString(),
-      status: published ? 'published' : 'accepted',
+      status: published ? 'published' : parked ? 'parked' : 'accepted',
       publishedAt: publication?.publishedAt ? publication.publishedAt.toISOString() : null,
+      ...(parked && publication?.lastError ? { publishError: publication.lastError } : {}),
       groups: groups.map((group) => ({ ...group, updatedAt: group.updatedAt.toISOString() })),
     };
   }
