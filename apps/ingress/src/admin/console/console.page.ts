@@ -155,9 +155,9 @@ export const CONSOLE_PAGE = `<!doctype html>
     await refresh();
   }
 
-  function actions(row) {
+  function actions(row, inDetail) {
     const cell = el('span', {});
-    cell.append(el('button', { class: 'link', 'data-action': 'show', onclick: () => showDetail(row.id) }, 'details'));
+    if (!inDetail) cell.append(el('button', { class: 'link', 'data-action': 'show', onclick: () => showDetail(row.id) }, 'details'));
     if (row.status === 'dead') {
       cell.append(' ', el('button', { 'data-action': 'replay', onclick: () => change('replay', row) }, 'Replay'));
       cell.append(' ', el('button', { 'data-action': 'purge', onclick: () => change('purge', row) }, 'Purge'));
@@ -179,8 +179,8 @@ export const CONSOLE_PAGE = `<!doctype html>
       ['error class', row.errorClass], ['attempts', row.attempts], ['replays', row.replayCount], ['dead at', time(row.deadAt)],
       ['original', row.originalTopic + ' [' + row.originalPartition + '] @' + row.originalOffset], ['replays go to', row.replayTopic],
     ].map(([name, value]) => ({ name, value }))));
-    $('detail-actions').replaceChildren(actions(row));
-    $('detail-error').textContent = row.errorClass + ': ' + row.errorMessage + (row.errorStack ? '\\n\\n' + row.errorStack : '');
+    $('detail-actions').replaceChildren(actions(row, true));
+    $('detail-error').textContent = row.errorStack || row.errorClass + ': ' + row.errorMessage;
     let payload = row.payload || '';
     try { payload = JSON.stringify(JSON.parse(payload), null, 2); } catch (error) { /* shown as received */ }
     $('detail-payload').textContent = payload;
