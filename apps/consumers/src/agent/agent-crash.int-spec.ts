@@ -14,6 +14,13 @@ describe('agent worker killed mid-call (kill -9)', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
   let model: FakeModelServer;
+  /** Every process a test starts; whatever still runs when the file ends (a failed test) is killed. */
+  const processes: AppProcess[] = [];
+  const startConsumersProcess = (env: Record<string, string>) => {
+    const started = AppProcess.start('consumers', cleanEnv(env));
+    processes.push(started);
+    return started;
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -22,6 +29,8 @@ describe('agent worker killed mid-call (kill -9)', () => {
   });
 
   afterAll(async () => {
+    for (const started of processes) started.signal('SIGKILL');
+    await Promise.all(processes.map((started) => started.exited));
     await model?.close();
     await dataSource?.destroy();
     await database?.drop();
@@ -45,7 +54,7 @@ describe('agent worker killed mid-call (kill -9)', () => {
       AGENT_POLL_INTERVAL_MS: '100',
     };
     model.configure({ nextLatenciesMs: [60_000] });
-    const doomed = AppProcess.start('consumers', cleanEnv({ ...env, METRICS_PORT: '0' }));
+    const doomed = startConsumersProcess({ ...env, METRICS_PORT: '0' });
     await waitFor(() => doomed.logLines().some((line) => line.msg === 'consumers started'), { what: 'consumers started', timeoutMs: 30_000 });
     const event = orderEvent('ord-crash-agent', { data: { note: 'gift for my mother' } });
     await produce(kafka, topic, [event]);
@@ -56,7 +65,7 @@ describe('agent worker killed mid-call (kill -9)', () => {
     doomed.signal('SIGKILL');
     expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' });
 
-    const survivor = AppProcess.start('consumers', cleanEnv({ ...env, METRICS_PORT: String(metricsPort) }));
+    const survivor = startConsumersProcess({ ...env, METRICS_PORT: String(metricsPort) });
     try {
       const done = await waitFor(
         async () => {

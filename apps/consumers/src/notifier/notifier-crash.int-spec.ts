@@ -13,6 +13,13 @@ describe('notifier process killed after the provider call, before `sent` is reco
   let database: TestDatabase;
   let dataSource: DataSource;
   let provider: DevEmailProvider;
+  /** Every process a test starts; whatever still runs when the file ends (a failed test) is killed. */
+  const processes: AppProcess[] = [];
+  const startConsumersProcess = (env: Record<string, string>) => {
+    const started = AppProcess.start('consumers', cleanEnv(env));
+    processes.push(started);
+    return started;
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -21,6 +28,8 @@ describe('notifier process killed after the provider call, before `sent` is reco
   });
 
   afterAll(async () => {
+    for (const started of processes) started.signal('SIGKILL');
+    await Promise.all(processes.map((started) => started.exited));
     await provider?.close();
     await dataSource?.destroy();
     await database?.drop();
@@ -40,7 +49,7 @@ describe('notifier process killed after the provider call, before `sent` is reco
       EMAIL_PROVIDER_URL: provider.url,
       EMAIL_PROVIDER_API_KEY: apiKey,
     };
-    const doomed = AppProcess.start('consumers', cleanEnv({ ...env, HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS: '1' }));
+    const doomed = startConsumersProcess({ ...env, HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS: '1' });
     await waitFor(() => doomed.logLines().some((line) => line.msg === 'consumers started'), { what: 'consumers started', timeoutMs: 30_000 });
     const event = orderEvent('ord-crash-mail');
     await produce(kafka, topic, [event]);
@@ -51,7 +60,7 @@ describe('notifier process killed after the provider call, before `sent` is reco
     expect(await row()).toEqual({ status: 'sending', attempts: 1, provider_message_id: null });
     expect(await committedOffsets(kafka, `${namespace}notifier`, topic)).toEqual([-1]);
 
-    const survivor = AppProcess.start('consumers', cleanEnv(env));
+    const survivor = startConsumersProcess(env);
     try {
       await waitFor(async () => (await committedOffsets(kafka, `${namespace}notifier`, topic))[0] === 1, { what: 'the redelivered offset committed', timeoutMs: 40_000 });
       expect(provider.stats()).toMatchObject({ sent: 1, requests: 2, replayed: 1, keys: { [event.id]: 2 } });

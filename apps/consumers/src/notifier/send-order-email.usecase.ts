@@ -1,6 +1,6 @@
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
-import { Inject, Injectable } from '@nestjs/common';
 import { LOGGER } from '@app/logger';
+import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { EmailProviderClient, EmailRejectedError } from './email-provider.client';
