@@ -2,7 +2,7 @@ import { buildDeadLetter, ConsumerMetrics, Failure, produceDeadLetter } from '@a
 import { CloudEvent, HOOKRAIL_HEADERS, toKafkaRecord } from '@app/contracts';
 import { KafkaMessage, Producer } from 'kafkajs';
 import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 const BATCH = 50;
 
@@ -20,6 +20,11 @@ class RecordedFailure extends Error {
  * other dead letter (original topic, partition, offset, group, event id, error, attempts). A row is marked
  * `dead_lettered_at` only after the broker acknowledged its record, inside the transaction that locked it: a crash
  * in between sends it again (at least once), never loses it. Any worker may flush; SKIP LOCKED keeps them apart.
+ *
+ * A task that dies again after a replay names the `dead_letters` row the replay came from
+ * (`hookrail_dead_letter_id`), as the runtime's dead letters of a failed replay do, so that the dead-letter store
+ * returns that row to `dead` instead of indexing a second one. The replay's headers are gone by then (the task
+ * outlives its message); the row is the one of this group and event whose replay count the task carries.
  */
 export class AgentDeadLetters {
   constructor(
@@ -48,7 +53,10 @@ export class AgentDeadLetters {
           firstFailureAt: new Date(row.first_failed_at ?? row.updated_at),
           lastFailureAt: new Date(row.updated_at),
         };
-        const source = { group, topic: row.source_topic, partition: Number(row.source_partition), message: originalMessage(event, row.source_offset, Number(row.replay_count)), eventId: event.id };
+        const replayCount = Number(row.replay_count);
+        const replayOf = replayCount > 0 ? await findReplayedDeadLetter(manager, group, event.id, replayCount) : undefined;
+        const message = originalMessage(event, row.source_offset, replayCount, replayOf);
+        const source = { group, topic: row.source_topic, partition: Number(row.source_partition), message, eventId: event.id };
         await produceDeadLetter(producer, dltTopic, buildDeadLetter(source, failure));
         metrics.deadLetters.inc({ group, type: event.type });
         logger.warn({ group, eventId: event.id, topic: source.topic, partition: source.partition, offset: row.source_offset, dltTopic, attempts: failure.attempts }, 'dead-lettered');
@@ -59,10 +67,23 @@ export class AgentDeadLetters {
   }
 }
 
-/** The Kafka message the event arrived in, rebuilt through the CloudEvents binding (with its replay count). */
-function originalMessage(event: CloudEvent, offset: string, replayCount: number): KafkaMessage {
+/** The Kafka message the event arrived in, rebuilt through the CloudEvents binding (with its replay headers). */
+function originalMessage(event: CloudEvent, offset: string, replayCount: number, replayOf?: string): KafkaMessage {
   const record = toKafkaRecord(event);
   const headers: Record<string, string> = { ...record.headers };
   if (replayCount > 0) headers[HOOKRAIL_HEADERS.replayCount] = String(replayCount);
+  if (replayOf) headers[HOOKRAIL_HEADERS.deadLetterId] = replayOf;
   return { key: Buffer.from(record.key), value: Buffer.from(record.value), headers, offset, timestamp: String(Date.now()), attributes: 0 } as KafkaMessage;
+}
+
+/** The dead-letter store's row whose replay number `replayCount` reset this task (libs/dead-letters owns the table). */
+async function findReplayedDeadLetter(manager: EntityManager, group: string, eventId: string, replayCount: number): Promise<string | undefined> {
+  const rows: Array<{ id: string }> = await manager.query(
+    `SELECT id FROM dead_letters
+      WHERE "group" = $1 AND event_id = $2 AND replay_count = $3 AND status IN ('replaying', 'resolved')
+      ORDER BY updated_at DESC
+      LIMIT 1`,
+    [group, eventId, replayCount],
+  );
+  return rows[0]?.id;
 }
