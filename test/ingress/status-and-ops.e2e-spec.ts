@@ -30,6 +30,14 @@ describe('GET /events/:id, /readyz and /metrics', () => {
     await ingress.query(`INSERT INTO processed_events ("group", event_id) VALUES ('ledger', $1)`, [accepted.body.id]);
     await ingress.query(`INSERT INTO consumer_event_status ("group", event_id, status, attempts, last_error) VALUES ('notifier', $1, 'dead', 5, 'provider rejected the address')`, [accepted.body.id]);
     const { groups } = (await (await fetch(statusUrl)).json()) as { groups: unknown[] };
+    const task = (await (await fetch(statusUrl)).json()) as { agentTask?: unknown };
+    expect(task.agentTask).toBeUndefined();
+    await ingress.query(
+      `INSERT INTO agent_tasks (event_id, event_type, event, source_topic, source_partition, source_offset, state, attempts, last_error_class, last_error)
+       VALUES ($1, 'shop.order.placed.v1', '{}', 'shop.orders', 0, '7', 'failed', 2, 'ModelTimeout', 'no answer in 30 s')`,
+      [accepted.body.id],
+    );
+    expect(((await (await fetch(statusUrl)).json()) as { agentTask?: unknown }).agentTask).toMatchObject({ state: 'failed', attempts: 2, lastError: 'ModelTimeout: no answer in 30 s' });
     expect(groups).toEqual([
       { group: 'ledger', status: 'processed', attempts: 1, lastError: null, updatedAt: expect.any(String) },
       { group: 'notifier', status: 'dead', attempts: 5, lastError: 'provider rejected the address', updatedAt: expect.any(String) },

@@ -1,6 +1,8 @@
 import { findGroupStatuses } from '@app/consumer-runtime';
 import { Database } from '@app/db';
 import { Injectable } from '@nestjs/common';
+// The agent owns agent_tasks and the one query that reads it; the status API shows its answer.
+import { findAgentTask } from '../../../../../consumers/src/agent/find-agent-task';
 import { malformed, notFound } from '../../../http/problem';
 import { InboundEventRepository } from '../../inbound-event.repository';
 import { OutboxStatusRepository } from '../../outbox-status.repository';
@@ -22,6 +24,8 @@ export interface EventStatus {
   publishError?: string;
   /** Per consumer group that has seen the event: processed, retrying or dead. Absent groups have not seen it yet. */
   groups: Array<{ group: string; status: string; attempts: number; lastError: string | null; updatedAt: string }>;
+  /** The agent's slow-work task for this event (pending, claimed, done, failed, dead), when it has one. */
+  agentTask?: { state: string; attempts: number; lastError: string | null; nextAttemptAt: string | null; updatedAt: string };
 }
 
 /** GET /events/:id */
@@ -43,6 +47,7 @@ export class GetEventStatusUseCase {
     const published = publication === undefined || publication.publishedAt !== null;
     const parked = !published && publication?.failedAt != null;
     const groups = await findGroupStatuses(manager, id);
+    const task = await findAgentTask(manager, id);
     return {
       id: event.id,
       source: event.source,
@@ -53,6 +58,15 @@ export class GetEventStatusUseCase {
       publishedAt: publication?.publishedAt ? publication.publishedAt.toISOString() : null,
       ...(parked && publication?.lastError ? { publishError: publication.lastError } : {}),
       groups: groups.map((group) => ({ ...group, updatedAt: group.updatedAt.toISOString() })),
+      ...(task && {
+        agentTask: {
+          state: task.state,
+          attempts: task.attempts,
+          lastError: task.lastError,
+          nextAttemptAt: task.nextAttemptAt?.toISOString() ?? null,
+          updatedAt: task.updatedAt.toISOString(),
+        },
+      }),
     };
   }
 }
