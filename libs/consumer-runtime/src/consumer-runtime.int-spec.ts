@@ -36,14 +36,14 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     await ctx.manager.query(`INSERT INTO test_effects ("group", event_id, key, seq) VALUES ($1, $2, $3, $4)`, [ctx.group, event.id, event.subject, Number((event.data as { note?: string }).note ?? 0)]);
   };
 
-  async function start(handler: Handler, { partitions = 1, retry = FAST_RETRY, dlt = true, logger = createLogger('test', 'silent') } = {}) {
+  async function start(handler: Handler, { partitions = 1, retry = FAST_RETRY, dlt = true, logger = createLogger('test', 'silent'), sessionTimeoutMs = 30_000 } = {}) {
     const topic = await createTestTopic('runtime-in', partitions);
     const replayTopic = await createTestTopic('runtime-replay');
     const dltTopic = dlt ? await createTestTopic('runtime-dlt') : uniqueName('runtime-dlt-missing');
     topics.push(topic, replayTopic, ...(dlt ? [dltTopic] : []));
     const group = uniqueName('runtime-group');
     const metrics = new ConsumerMetrics();
-    const runtime = new ConsumerRuntime({ group, topics: [topic], dltTopic, replayTopic, handlers: [{ type: SHOP_ORDER_PLACED_V1, handler, policy: { retry } }], kafka, dataSource, logger, metrics });
+    const runtime = new ConsumerRuntime({ group, topics: [topic], dltTopic, replayTopic, handlers: [{ type: SHOP_ORDER_PLACED_V1, handler, policy: { retry } }], kafka, dataSource, logger, metrics, sessionTimeoutMs });
     runtimes.push(runtime);
     await runtime.start();
     const committed = async () => (await committedOffsets(kafka, group, topic)).reduce((sum, offset) => sum + Math.max(offset, 0), 0);
@@ -235,6 +235,23 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     await waitFor(async () => (await findGroupStatuses(dataSource, event.id))[0]?.status === 'processed', { what: 'the replay applied' });
     expect(await effects(group)).toHaveLength(1);
     expect(seen).toEqual([0, 1, 2]);
+  });
+
+  it('keeps its group membership through a handler that works longer than the session timeout', async () => {
+    let calls = 0;
+    const { topic, group, committed } = await start(
+      async (event, ctx) => {
+        calls++;
+        await new Promise((resolve) => setTimeout(resolve, 8_000)); // the slow work itself, longer than the session
+        await recordEffect(event, ctx);
+      },
+      { sessionTimeoutMs: 6_000 },
+    );
+    await produce(kafka, topic, [orderEvent('order-long')]);
+
+    await waitFor(async () => (await committed()) === 1, { what: 'the offset committed after the long handler' });
+    expect(calls).toBe(1);
+    expect(await effects(group)).toHaveLength(1);
   });
 
   it('finishes and commits the message in hand when stopped', async () => {

@@ -114,14 +114,21 @@ export class ConsumerRuntime {
 
   private async processBatch(processor: BatchProcessor, { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const consumer = this.consumer!;
-    await processor.process(batch, {
-      heartbeat,
-      shouldStop: () => this.stopping || !isRunning() || isStale(),
-      commit: async (message) => {
-        resolveOffset(message.offset);
-        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(message.offset) + 1n).toString() }]);
-      },
-    });
+    // kafkajs heartbeats only when asked; a handler that works longer than the session timeout must not cost the
+    // group its membership, so a timer keeps asking while the batch is in hand (kafkajs throttles the requests).
+    const keepAlive = setInterval(() => heartbeat().catch(() => undefined), 1_000);
+    try {
+      await processor.process(batch, {
+        heartbeat,
+        shouldStop: () => this.stopping || !isRunning() || isStale(),
+        commit: async (message) => {
+          resolveOffset(message.offset);
+          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+        },
+      });
+    } finally {
+      clearInterval(keepAlive);
+    }
     if (!batch.isEmpty()) {
       this.options.metrics.lag.set({ group: this.group, topic: batch.topic, partition: String(batch.partition) }, Number(batch.offsetLag()));
     }
