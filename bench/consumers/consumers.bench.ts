@@ -145,8 +145,9 @@ async function main(): Promise<void> {
   await createDatabaseIfAbsent(databaseUrl);
   await migrate(databaseUrl);
   await ensureTopics(kafka, [{ topic, numPartitions: PARTITIONS }]);
-  const build = buildConsumers();
+  let build: ReturnType<typeof buildConsumers> | undefined;
   try {
+    build = buildConsumers();
     process.stdout.write(`producing ${EVENTS} events to ${PARTITIONS} partitions...\n`);
     await produceAll(orderEvents(EVENTS));
     const raw = await rawConsumeRate();
@@ -161,10 +162,11 @@ async function main(): Promise<void> {
     line('ledger / baseline', `${(ledger.rate / raw).toFixed(2)}`);
     line('consumers process peak RSS', `${ledger.peakRssMb.toFixed(0)} MB`);
   } finally {
-    build.cleanup();
+    build?.cleanup();
     const admin = kafka.admin();
     await admin.connect();
-    await admin.deleteTopics({ topics: [topic, `${namespace}ledger.dlt`, `${namespace}ledger.replay`] }).catch(() => undefined);
+    const ours = (await admin.listTopics()).filter((name) => name.startsWith(namespace));
+    await admin.deleteTopics({ topics: ours }).catch(() => undefined);
     await admin.disconnect();
     const client = new Client({ connectionString: SERVER_URL });
     await client.connect();
