@@ -1,7 +1,8 @@
 import { Closable } from '@app/config';
-import { ConsumerMetrics, ConsumerServer, RethrowErrorsFilter, startMetricsServer } from '@app/consumer-runtime';
+import { ConsumerMetrics, ConsumerServer, PROCESSED_EVENTS_RETENTION_JOB, pruneProcessedEvents, RethrowErrorsFilter, startMetricsServer } from '@app/consumer-runtime';
 import { dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
+import { JobSchedule } from '@app/jobs';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { NestLogger } from '@app/logger';
 import { INestMicroservice } from '@nestjs/common';
@@ -58,9 +59,19 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     groups.push(group);
   }
 
+  const retention = new JobSchedule(config.PROCESSED_EVENTS_RETENTION_INTERVAL_MS, async () => {
+    const result = await pruneProcessedEvents(dataSource, config.PROCESSED_EVENTS_RETENTION_DAYS * 86_400).catch((error: Error) => {
+      logger.error({ job: PROCESSED_EVENTS_RETENTION_JOB, err: error.message }, 'retention job failed');
+      return undefined;
+    });
+    if (result?.ran) logger.info({ job: PROCESSED_EVENTS_RETENTION_JOB, deleted: result.affected }, 'retention job ran');
+  });
+  retention.start();
+
   return {
     groups,
     close: async () => {
+      await retention.stop();
       await Promise.all(apps.map((app) => app.close()));
       await metricsServer?.close();
       await dataSource.destroy();

@@ -9,6 +9,7 @@ export * from './errors';
 export * from './handler';
 export * from './metrics-server';
 export * from './nest/consumer.server';
+export * from './processed-events-retention';
 export * from './nest/rethrow-errors.filter';
 export * from './steps/dead-letter.middleware';
 export * from './steps/parse-and-validate.middleware';

@@ -49,6 +49,18 @@ export class ConsumersEnv extends BaseEnv {
   @Min(1000)
   KAFKA_SESSION_TIMEOUT_MS = 30_000;
 
+  /** Days a `processed_events` row is kept: the dedupe window, which must exceed the topics' retention. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  PROCESSED_EVENTS_RETENTION_DAYS = 14;
+
+  /** How often this process tries the processed-events retention job (one process at a time runs it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  PROCESSED_EVENTS_RETENTION_INTERVAL_MS = 3_600_000;
+
   /** The email provider's HTTP API (notifier). The default is `npm run dev:email-provider` on this machine. */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
   EMAIL_PROVIDER_URL = 'http://127.0.0.1:4010';
