@@ -1,4 +1,5 @@
 // npm run topics:create — create the project's topics (from libs/contracts) that are missing.
+import 'reflect-metadata';
 import { projectTopics } from '@app/contracts';
 import { createKafka } from '../kafka-client';
 import { ensureTopics } from '../topic-admin';
