@@ -36,6 +36,15 @@ describe('the three apps as processes', () => {
     expect(child.logLines().some((line) => line.msg === 'stopped')).toBe(true);
   });
 
+  it('relay stops gracefully when Ctrl-C delivers SIGINT twice at once (terminal and process manager)', async () => {
+    const child = AppProcess.start('relay', cleanEnv({ DATABASE_URL: database.url, METRICS_PORT: '0' }));
+    await waitFor(() => child.logLines().some((line) => line.msg === 'relay started'), { what: 'relay started', timeoutMs: 60_000 });
+    child.signal('SIGINT');
+    child.signal('SIGINT');
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(child.logLines().some((line) => line.msg === 'stopped')).toBe(true);
+  });
+
   it('ingress serves GET /healthz and stops cleanly on SIGTERM', async () => {
     const port = String(20000 + (process.pid % 10000));
     const child = AppProcess.start('ingress', cleanEnv({ DATABASE_URL: database.url, HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32), PORT: port }));

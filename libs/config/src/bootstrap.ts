@@ -22,16 +22,18 @@ export interface Closable {
 
 /**
  * SIGTERM or SIGINT: close the app (finishing in-flight work, releasing locks), then exit 0.
- * A second signal while closing exits at once with 1.
+ * A second signal at least a second later, while still closing, exits at once with 1. (Ctrl-C under a process
+ * manager such as `npm start` delivers SIGINT twice within milliseconds: from the terminal and forwarded.)
  */
 export function closeOnSignals(app: Closable, log: (message: string) => void): void {
-  let closing = false;
+  let closingSince = 0;
   const stop = (signal: NodeJS.Signals) => {
-    if (closing) {
+    if (closingSince > 0) {
+      if (Date.now() - closingSince < 1000) return;
       log(`${signal} again while stopping; exiting now`);
       process.exit(1);
     }
-    closing = true;
+    closingSince = Date.now();
     log(`${signal} received; stopping`);
     app.close().then(
       () => {
