@@ -5,3 +5,4 @@ export * from './migrate';
 export * from './pg-errors';
 export * from './database.module';
 export * from './migrations';
+export * from './pool-query';

@@ -1,3 +1,4 @@
+import { poolQuery } from '@app/db';
 import { NewOutboxRow, OUTBOX_COLUMNS } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
@@ -29,7 +30,8 @@ export class InboundEventRepository {
    * on (source, sender_event_id) — decided by the unique constraint — writes neither. True when inserted.
    */
   async insertWithOutbox(dataSource: DataSource, event: NewInboundEvent, outbox: NewOutboxRow): Promise<boolean> {
-    const rows: unknown[] = await dataSource.query(
+    const rows = await poolQuery(
+      dataSource,
       `WITH event AS (
          INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
