@@ -20,7 +20,9 @@ import { ms, summary } from '../lib/stats';
 const root = path.resolve(__dirname, '../..');
 const serverUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const RATE = Number(process.env.BENCH_RATE || 1000);
-const FIXED_SECONDS = Number(process.env.BENCH_SECONDS || 15);
+/** Lower fixed rates measured as well, to show where latency stays flat on this machine. */
+const LOWER_RATES = (process.env.BENCH_LOWER_RATES ?? '250,500').split(',').filter(Boolean).map(Number);
+const FIXED_SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const SATURATE_REQUESTS = Number(process.env.BENCH_SATURATE_REQUESTS || 30_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 20);
 
@@ -84,7 +86,8 @@ function spawnTs(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
 /** The ingress as it runs in production: compiled JavaScript (npm run build), no TypeScript loader in memory. */
 function spawnBuiltIngress(env: NodeJS.ProcessEnv): ChildProcess {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-  return spawn(process.execPath, ['dist/apps/ingress/src/main.js'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const nodeOptions = (process.env.BENCH_INGRESS_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...nodeOptions, 'dist/apps/ingress/src/main.js'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -111,7 +114,10 @@ function countStatuses(statuses: Map<number, number>): string {
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:ingress on ${os.cpus().length} cores; ${RATE} req/s for ${FIXED_SECONDS} s; saturation with ${CONNECTIONS} connections\n`);
+  console.log(
+    `bench:ingress on ${os.cpus().length} cores; ${[...LOWER_RATES, RATE].join(', ')} req/s for ${FIXED_SECONDS} s each; saturation with ${CONNECTIONS} connections; ` +
+      `ingress node options: ${process.env.BENCH_INGRESS_NODE_OPTIONS || '(none)'}\n`,
+  );
   const url = await freshDatabase('hookrail_bench_ingress');
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   const sourcesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-')), 'sources.json');
@@ -128,10 +134,17 @@ async function main(): Promise<void> {
   });
   await waitHttp(port, '/healthz');
 
-  const requests = signedRequests(secret, 2_000 + RATE * FIXED_SECONDS + SATURATE_REQUESTS);
+  const lowerTotal = LOWER_RATES.reduce((sum, rate) => sum + rate * FIXED_SECONDS, 0);
+  const requests = signedRequests(secret, 2_000 + lowerTotal + RATE * FIXED_SECONDS + SATURATE_REQUESTS);
   await saturate(port, requests.slice(0, 2_000), CONNECTIONS); // warm-up: JIT, pool, caches
-  const steady = await fixedRate(port, requests.slice(2_000, 2_000 + RATE * FIXED_SECONDS), RATE);
-  const max = await saturate(port, requests.slice(2_000 + RATE * FIXED_SECONDS), CONNECTIONS);
+  let next = 2_000;
+  const lower: Array<{ rate: number; latencies: number[] }> = [];
+  for (const rate of LOWER_RATES) {
+    lower.push({ rate, latencies: (await fixedRate(port, requests.slice(next, next + rate * FIXED_SECONDS), rate)).latenciesMs });
+    next += rate * FIXED_SECONDS;
+  }
+  const steady = await fixedRate(port, requests.slice(next, next + RATE * FIXED_SECONDS), RATE);
+  const max = await saturate(port, requests.slice(next + RATE * FIXED_SECONDS), CONNECTIONS);
   const rss = peakRssMb(ingress.pid as number);
   await stop(ingress);
   const maxAccepted = ((max.statuses.get(202) ?? 0) / max.elapsedMs) * 1000;
@@ -157,6 +170,10 @@ async function main(): Promise<void> {
   const report = [
     `| measurement | figure |`,
     `|---|---|`,
+    ...lower.map(({ rate, latencies }) => {
+      const figures = summary(latencies);
+      return `| hookrail ingress at ${rate} req/s (${latencies.length} requests) | p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}, max ${ms(figures.max)} |`;
+    }),
     `| hookrail ingress at ${RATE} req/s (${steady.latenciesMs.length} requests) | p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} |`,
     `| hookrail ingress, maximum sustained (${CONNECTIONS} connections) | ${maxAccepted.toFixed(0)} accepted events/s (p99 ${ms(summary(max.latenciesMs).p99)}) |`,
     `| pgbench single-row INSERT, ${CONNECTIONS} connections | ${tps.toFixed(0)} TPS |`,
