@@ -5,79 +5,23 @@
 //   4. a naive inline handler with a 200 ms slow step in the request: the design hookrail replaces
 // Prints a table and the ratios; ingress peak RSS from /proc.
 import 'reflect-metadata';
-import { createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { Webhook } from 'standardwebhooks';
-import { fixedRate, LoadRequest, saturate } from '../lib/http-load';
+import { fixedRate, saturate } from '../lib/http-load';
+import { freshDatabase, root, signedRequests, stop, waitHttp } from '../lib/ingress-fixtures';
 import { peakRssMb } from '../lib/process-memory';
 import { ms, summary } from '../lib/stats';
 
-const root = path.resolve(__dirname, '../..');
-const serverUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const RATE = Number(process.env.BENCH_RATE || 1000);
 /** Lower fixed rates measured as well, to show where latency stays flat on this machine. */
 const LOWER_RATES = (process.env.BENCH_LOWER_RATES ?? '250,500').split(',').filter(Boolean).map(Number);
 const FIXED_SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const SATURATE_REQUESTS = Number(process.env.BENCH_SATURATE_REQUESTS || 30_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 20);
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
-  const url = withDatabase(serverUrl, name);
-  await createDatabaseIfAbsent(url);
-  await migrate(url);
-  return url;
-}
-
-function signedRequests(secret: string, count: number): LoadRequest[] {
-  const webhook = new Webhook(secret);
-  const now = new Date();
-  return Array.from({ length: count }, (_, index) => {
-    const id = `msg_${index}_${randomBytes(4).toString('hex')}`;
-    const body = JSON.stringify({
-      type: 'shop.order.placed.v1',
-      timestamp: now.toISOString(),
-      data: {
-        orderId: `ord_${index % 5000}`,
-        customer: { id: `cus_${index % 997}`, email: 'ada@example.com' },
-        amount: 4200,
-        currency: 'EUR',
-        lineItems: [{ sku: 'notebook', quantity: 2, unitAmount: 2100 }],
-      },
-    });
-    return {
-      path: '/webhooks/shop',
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-        'webhook-signature': webhook.sign(id, now, body),
-      },
-    };
-  });
-}
-
-async function waitHttp(port: number, pathname: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}${pathname}`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`nothing answered on port ${port} within 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 function spawnTs(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['-r', '@swc-node/register', entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -88,13 +32,6 @@ function spawnBuiltIngress(env: NodeJS.ProcessEnv): ChildProcess {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   const nodeOptions = (process.env.BENCH_INGRESS_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
   return spawn(process.execPath, [...nodeOptions, 'dist/apps/ingress/src/main.js'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 function pgbenchTps(url: string): number {

@@ -1,0 +1,77 @@
+import { createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Client } from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { LoadRequest } from './http-load';
+
+export const root = path.resolve(__dirname, '../..');
+export const serverUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Drops and recreates a benchmark database, migrated. */
+export async function freshDatabase(name: string): Promise<string> {
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+  const url = withDatabase(serverUrl, name);
+  await createDatabaseIfAbsent(url);
+  await migrate(url);
+  return url;
+}
+
+/** Distinct, correctly signed shop.order.placed.v1 deliveries to POST /webhooks/shop. */
+export function signedRequests(secret: string, count: number, aggregates = 5000): LoadRequest[] {
+  const webhook = new Webhook(secret);
+  const now = new Date();
+  return Array.from({ length: count }, (_, index) => {
+    const id = `msg_${index}_${randomBytes(4).toString('hex')}`;
+    const body = JSON.stringify({
+      type: 'shop.order.placed.v1',
+      timestamp: now.toISOString(),
+      data: {
+        orderId: `ord_${index % aggregates}`,
+        customer: { id: `cus_${index % 997}`, email: 'ada@example.com' },
+        amount: 4200,
+        currency: 'EUR',
+        lineItems: [{ sku: 'notebook', quantity: 2, unitAmount: 2100 }],
+      },
+    });
+    return {
+      path: '/webhooks/shop',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': webhook.sign(id, now, body),
+      },
+    };
+  });
+}
+
+export async function waitHttp(port: number, pathname: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}${pathname}`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`nothing answered on port ${port} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A compiled app (npm run build first) as a child process. */
+export function spawnBuilt(entry: string, env: NodeJS.ProcessEnv, nodeOptions: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeOptions, entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
