@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 
 // Signatures made by the senders' own libraries, never by hookrail's code.
-const stripe = new Stripe('sk_test_signing_only');
+const stripe = new Stripe('not-used-for-signing');
 
 export function standardHeaders(secret: string, id: string, body: string, at = new Date()): Record<string, string> {
   return {
