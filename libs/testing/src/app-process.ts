@@ -45,3 +45,19 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const { DATABASE_URL: _db, HOOKRAIL_SOURCES: _sources, ADMIN_TOKEN: _token, PORT: _port, CONSUMER_GROUPS: _groups, ...rest } = process.env;
   return { ...rest, LOG_LEVEL: 'info', ...extra };
 }
+
+/** The app processes one test file starts; `killAll()` in afterAll ends whatever a failed test left running. */
+export class TestProcesses {
+  private readonly started: AppProcess[] = [];
+
+  start(app: keyof typeof APP_ENTRIES, env: Record<string, string>): AppProcess {
+    const child = AppProcess.start(app, cleanEnv(env));
+    this.started.push(child);
+    return child;
+  }
+
+  async killAll(): Promise<void> {
+    for (const child of this.started) child.signal('SIGKILL');
+    await Promise.all(this.started.map((child) => child.exited));
+  }
+}

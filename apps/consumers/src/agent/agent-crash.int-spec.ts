@@ -1,5 +1,5 @@
 import { connect } from '@app/db';
-import { AppProcess, cleanEnv, createTestDatabase, deleteTopics, freePort, TestDatabase, testKafka, uniqueName, waitFor } from '@app/testing';
+import { createTestDatabase, deleteTopics, freePort, TestDatabase, testKafka, uniqueName, TestProcesses, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
@@ -14,13 +14,8 @@ describe('agent worker killed mid-call (kill -9)', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
   let model: FakeModelServer;
-  /** Every process a test starts; whatever still runs when the file ends (a failed test) is killed. */
-  const processes: AppProcess[] = [];
-  const startConsumersProcess = (env: Record<string, string>) => {
-    const started = AppProcess.start('consumers', cleanEnv(env));
-    processes.push(started);
-    return started;
-  };
+  const processes = new TestProcesses();
+  const startConsumersProcess = (env: Record<string, string>) => processes.start('consumers', env);
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -29,8 +24,7 @@ describe('agent worker killed mid-call (kill -9)', () => {
   });
 
   afterAll(async () => {
-    for (const started of processes) started.signal('SIGKILL');
-    await Promise.all(processes.map((started) => started.exited));
+    await processes.killAll();
     await model?.close();
     await dataSource?.destroy();
     await database?.drop();

@@ -1,5 +1,5 @@
 import { connect } from '@app/db';
-import { AppProcess, cleanEnv, createTestDatabase, deleteTopics, TestDatabase, testKafka, uniqueName, waitFor } from '@app/testing';
+import { createTestDatabase, deleteTopics, TestDatabase, testKafka, uniqueName, TestProcesses, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { committedOffsets, orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
@@ -13,13 +13,8 @@ describe('notifier process killed after the provider call, before `sent` is reco
   let database: TestDatabase;
   let dataSource: DataSource;
   let provider: DevEmailProvider;
-  /** Every process a test starts; whatever still runs when the file ends (a failed test) is killed. */
-  const processes: AppProcess[] = [];
-  const startConsumersProcess = (env: Record<string, string>) => {
-    const started = AppProcess.start('consumers', cleanEnv(env));
-    processes.push(started);
-    return started;
-  };
+  const processes = new TestProcesses();
+  const startConsumersProcess = (env: Record<string, string>) => processes.start('consumers', env);
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -28,8 +23,7 @@ describe('notifier process killed after the provider call, before `sent` is reco
   });
 
   afterAll(async () => {
-    for (const started of processes) started.signal('SIGKILL');
-    await Promise.all(processes.map((started) => started.exited));
+    await processes.killAll();
     await provider?.close();
     await dataSource?.destroy();
     await database?.drop();
