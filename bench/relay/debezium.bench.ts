@@ -9,23 +9,19 @@
 // Needs `wal_level = logical`, a JDK (17+) and Maven. Environment: BENCH_DATABASE_URL (default
 // hookrail_bench_debezium on the local server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_JAVA_OPTIONS.
 import 'reflect-metadata';
-import { toKafkaRecord } from '@app/contracts';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { laneOf } from '@app/outbox';
 import { waitFor } from '@app/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { benchEvent } from './bench-events';
+import { insertBacklog } from './bench-events';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/hookrail_bench_debezium';
 const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const BACKLOG = Number(process.env.BENCH_BACKLOG || 200_000);
-const AGGREGATES = 10_000;
 const LIVE = process.env.BENCH_DEBEZIUM_LIVE === '1';
 const SLOT = 'hookrail_bench_debezium';
 const project = path.resolve(__dirname, 'debezium');
@@ -60,21 +56,6 @@ async function dropReplicationState(): Promise<void> {
     await db.end();
   }
   await admin((client) => client.query(`DROP DATABASE IF EXISTS "${databaseName(DATABASE_URL)}" WITH (FORCE)`));
-}
-
-/** The relay bench's rows, 1000 per statement. */
-async function insertBacklog(dataSource: DataSource, topic: string, count: number): Promise<void> {
-  for (let start = 0; start < count; start += 1000) {
-    const records = Array.from({ length: Math.min(1000, count - start) }, (_, i) => {
-      const event = benchEvent(`order-${(start + i) % AGGREGATES}`);
-      return { id: event.id, ...toKafkaRecord(event) };
-    });
-    await dataSource.query(
-      `INSERT INTO outbox (lane, event_id, topic, key, value, headers)
-       SELECT lane, event_id, $1, key, value, headers FROM unnest($2::smallint[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS r(lane, event_id, key, value, headers)`,
-      [topic, records.map((r) => laneOf(r.key)), records.map((r) => r.id), records.map((r) => r.key), records.map((r) => r.value), records.map((r) => JSON.stringify(r.headers))],
-    );
-  }
 }
 
 function startEngine(): { child: ChildProcess; output: string[]; exited: Promise<number | null> } {

@@ -7,10 +7,9 @@
 // server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_RATE (500), BENCH_STEADY_SECONDS (20), BENCH_RELAY_NODE_OPTIONS
 // (NODE_OPTIONS for the relay process only).
 import 'reflect-metadata';
-import { toKafkaRecord } from '@app/contracts';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { addToOutbox, laneOf } from '@app/outbox';
+import { addToOutbox } from '@app/outbox';
 import { cleanEnv, waitFor } from '@app/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -19,14 +18,13 @@ import { Partitioners } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { peakRssMb } from '../lib/process-memory';
-import { benchEvent } from './bench-events';
+import { AGGREGATES, benchEvent, insertBacklog } from './bench-events';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/hookrail_bench_relay';
 const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const BACKLOG = Number(process.env.BENCH_BACKLOG || 200_000);
 const RATE = Number(process.env.BENCH_RATE || 500);
 const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS || 20);
-const AGGREGATES = 10_000;
 
 async function recreateDatabase(): Promise<void> {
   const admin = new Client({ connectionString: withDatabase(DATABASE_URL, 'postgres') });
@@ -35,22 +33,6 @@ async function recreateDatabase(): Promise<void> {
   await admin.end();
   await createDatabaseIfAbsent(DATABASE_URL);
   await migrate(DATABASE_URL);
-}
-
-/** The backlog, written 1000 rows per statement (the relay is measured, not the writer). */
-async function insertBacklog(dataSource: DataSource, topic: string, count: number): Promise<void> {
-  for (let start = 0; start < count; start += 1000) {
-    const records = Array.from({ length: Math.min(1000, count - start) }, (_, i) => {
-      const event = benchEvent(`order-${(start + i) % AGGREGATES}`);
-      return { id: event.id, ...toKafkaRecord(event) };
-    });
-    await dataSource.query(
-      `INSERT INTO outbox (lane, event_id, topic, key, value, headers)
-       SELECT lane, event_id, $1, key, value, headers FROM unnest($2::smallint[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS r(lane, event_id, key, value, headers)`,
-      [topic, records.map((r) => laneOf(r.key)), records.map((r) => r.id), records.map((r) => r.key), records.map((r) => r.value), records.map((r) => JSON.stringify(r.headers))],
-    );
-  }
-  await dataSource.query('VACUUM ANALYZE outbox');
 }
 
 async function published(dataSource: DataSource): Promise<{ done: number; first: Date | null; last: Date | null }> {
@@ -116,6 +98,7 @@ async function main(): Promise<void> {
   try {
     const insertStarted = Date.now();
     await insertBacklog(dataSource, topic, BACKLOG);
+    await dataSource.query('VACUUM ANALYZE outbox');
     log(`backlog of ${BACKLOG} rows written in ${((Date.now() - insertStarted) / 1000).toFixed(1)} s`);
 
     const relayEnv = cleanEnv({ DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), METRICS_PORT: '0', LOG_LEVEL: 'warn' });
