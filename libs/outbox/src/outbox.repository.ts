@@ -1,14 +1,9 @@
+import { NewOutboxRow } from './outbox';
 import { QueryRows } from './query-rows';
 
-/** An outbox row as the relay publishes it. */
-export interface OutboxRow {
+/** An outbox row as the relay publishes it: what was written, plus its id and time. */
+export interface OutboxRow extends NewOutboxRow {
   id: string;
-  lane: number;
-  eventId: string;
-  topic: string;
-  key: string;
-  value: string;
-  headers: Record<string, string>;
   createdAt: Date;
 }
 
