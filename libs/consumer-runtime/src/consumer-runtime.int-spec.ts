@@ -1,5 +1,6 @@
 import { CloudEvent, HOOKRAIL_HEADERS, SHOP_ORDER_PLACED_V1, toKafkaRecord } from '@app/contracts';
 import { connect } from '@app/db';
+import { ensureTopics } from '@app/kafka';
 import { createLogger } from '@app/logger';
 import { createTestDatabase, createTestTopic, deleteTopics, TestDatabase, testKafka, uniqueName, waitFor } from '@app/testing';
 import { KafkaMessage } from 'kafkajs';
@@ -172,14 +173,8 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
   });
 
   async function createTopicNamed(topic: string): Promise<void> {
-    const admin = kafka.admin();
-    await admin.connect();
-    try {
-      await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-      topics.push(topic);
-    } finally {
-      await admin.disconnect();
-    }
+    await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
+    topics.push(topic);
   }
 
   it('delivers 1,000 events over 20 keys in per-key order, also with retries in between', async () => {
