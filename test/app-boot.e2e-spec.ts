@@ -1,7 +1,10 @@
-import { AppProcess, cleanEnv, createTestDatabase, TestDatabase, waitFor } from '@app/testing';
+import { AppProcess, cleanEnv, createTestDatabase, TestDatabase } from '@app/testing';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+/** Starting an app waits up to 45 s for its start line (a busy machine); stopping it gets the rest. */
+const BOOT_TEST_TIMEOUT_MS = 90_000;
 
 describe('the three apps as processes', () => {
   let database: TestDatabase;
@@ -30,31 +33,31 @@ describe('the three apps as processes', () => {
 
   it.each(['relay', 'consumers'] as const)('%s logs that it started and stops cleanly on SIGTERM', async (app) => {
     const child = AppProcess.start(app, cleanEnv({ DATABASE_URL: database.url }));
-    await waitFor(() => child.logLines().some((line) => line.msg === `${app} started`), { what: `${app} started` });
+    await child.waitForLog(`${app} started`);
     child.signal('SIGTERM');
     expect(await child.exited).toEqual({ code: 0, signal: null });
-    expect(child.logLines().some((line) => line.msg === 'stopped')).toBe(true);
-  });
+    expect(child.logged('stopped')).toBe(true);
+  }, BOOT_TEST_TIMEOUT_MS);
 
   it('relay stops gracefully when Ctrl-C delivers SIGINT twice at once (terminal and process manager)', async () => {
     const child = AppProcess.start('relay', cleanEnv({ DATABASE_URL: database.url, METRICS_PORT: '0' }));
-    await waitFor(() => child.logLines().some((line) => line.msg === 'relay started'), { what: 'relay started', timeoutMs: 60_000 });
+    await child.waitForLog('relay started');
     child.signal('SIGINT');
     child.signal('SIGINT');
     expect(await child.exited).toEqual({ code: 0, signal: null });
-    expect(child.logLines().some((line) => line.msg === 'stopped')).toBe(true);
-  });
+    expect(child.logged('stopped')).toBe(true);
+  }, BOOT_TEST_TIMEOUT_MS);
 
   it('ingress serves GET /healthz and stops cleanly on SIGTERM', async () => {
     const port = String(20000 + (process.pid % 10000));
     const child = AppProcess.start('ingress', cleanEnv({ DATABASE_URL: database.url, HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32), PORT: port }));
-    await waitFor(() => child.logLines().some((line) => line.msg === 'ingress started'), { what: 'ingress started' });
+    await child.waitForLog('ingress started');
     const response = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ok' });
     child.signal('SIGTERM');
     expect(await child.exited).toEqual({ code: 0, signal: null });
-  });
+  }, BOOT_TEST_TIMEOUT_MS);
 });
 
 describe('ingress with a bad sources file', () => {

@@ -34,7 +34,7 @@ describe('consumers process killed between the database commit and the offset co
     const metricsPort = await freePort();
     const env = { DATABASE_URL: database.url, CONSUMER_GROUPS: 'ledger', KAFKA_NAMESPACE: namespace, TOPIC_PARTITIONS: '1', KAFKA_SESSION_TIMEOUT_MS: '6000', DEAD_LETTER_STORE: 'false', METRICS_PORT: String(metricsPort) };
     const doomed = AppProcess.start('consumers', cleanEnv({ ...env, HOOKRAIL_FAULT_KILL_AFTER_DB_COMMITS: '1' }));
-    await waitFor(() => doomed.logLines().some((line) => line.msg === 'consumers started'), { what: 'consumers started', timeoutMs: 30_000 });
+    await doomed.waitForLog('consumers started');
     const event = orderEvent('ord-crash');
     await produce(kafka, topic, [event]);
 
@@ -46,7 +46,7 @@ describe('consumers process killed between the database commit and the offset co
     const survivor = AppProcess.start('consumers', cleanEnv(env));
     try {
       await waitFor(async () => (await committedOffsets(kafka, `${namespace}ledger`, topic))[0] === 1, { what: 'the redelivered offset committed', timeoutMs: 40_000 });
-      await waitFor(() => survivor.logLines().some((line) => line.msg === 'consumers started'), { what: 'consumers started' });
+      await survivor.waitForLog('consumers started');
       expect(await entries()).toHaveLength(1);
       const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       expect(metrics).toMatch(/hookrail_consumer_duplicates_total\{group="ledger",type="shop.order.placed.v1"\} 1/);

@@ -29,15 +29,15 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   const groups: string[] = [];
   const afterDbCommit = faultInjection(config.HOOKRAIL_FAULT_KILL_AFTER_DB_COMMITS, logger);
 
-  for (const group of config.CONSUMER_GROUPS) {
+  const services = config.CONSUMER_GROUPS.flatMap((group) => {
     const service = CONSUMER_SERVICES[group];
-    if (!service) {
-      logger.warn({ group }, 'no service implements this group yet; skipped');
-      continue;
-    }
-    const topics = service.topics.map(namespaced);
-    const names = { dltTopic: namespaced(dltTopic(group)), replayTopic: namespaced(replayTopic(group)) };
-    await ensureTopics(kafka, [...topics, names.dltTopic, names.replayTopic].map((topic) => ({ topic, numPartitions: config.TOPIC_PARTITIONS })));
+    if (!service) logger.warn({ group }, 'no service implements this group yet; skipped');
+    return service ? [{ group, service, topics: service.topics.map(namespaced), dltTopic: namespaced(dltTopic(group)), replayTopic: namespaced(replayTopic(group)) }] : [];
+  });
+  // One admin round trip for every group's topics: a busy broker takes seconds per creation and leader wait.
+  await ensureTopics(kafka, services.flatMap(({ topics, dltTopic, replayTopic }) => [...topics, dltTopic, replayTopic]).map((topic) => ({ topic, numPartitions: config.TOPIC_PARTITIONS })));
+
+  for (const { group, service, topics, ...names } of services) {
     const strategy = new ConsumerServer({
       group,
       groupId: namespaced(group),

@@ -16,7 +16,8 @@ export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<s
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const missing = topics.filter((spec) => !existing.has(spec.topic));
+    // A topic named twice (two groups reading it) is created once.
+    const missing = [...new Map(topics.map((spec) => [spec.topic, spec])).values()].filter((spec) => !existing.has(spec.topic));
     if (missing.length === 0) return [];
     await admin.createTopics({
       topics: missing.map((spec) => ({ topic: spec.topic, numPartitions: spec.numPartitions, replicationFactor: -1 })),

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { waitFor } from './wait-for';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -33,6 +34,25 @@ export class AppProcess {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  /** True once a log line with this message was written. */
+  logged(msg: string): boolean {
+    return this.logLines().some((line) => line.msg === msg);
+  }
+
+  /**
+   * Waits for a log line with this message. Apps start slowly on a busy machine (topics, group joins), hence the
+   * long default; a timeout says whether the process is still running and shows the end of its output.
+   */
+  async waitForLog(msg: string, timeoutMs = 45_000): Promise<void> {
+    try {
+      await waitFor(() => this.logged(msg), { what: `log line "${msg}"`, timeoutMs });
+    } catch (error) {
+      const state = this.child.exitCode === null && this.child.signalCode === null ? 'still running' : `exited (${this.child.exitCode ?? this.child.signalCode})`;
+      const tail = (this.stdout + this.stderr).trim().split('\n').slice(-15).join('\n');
+      throw new Error(`${(error as Error).message}; the process is ${state}; its last output:\n${tail}`);
+    }
   }
 
   signal(signal: NodeJS.Signals): void {

@@ -49,7 +49,7 @@ describe('agent worker killed mid-call (kill -9)', () => {
     };
     model.configure({ nextLatenciesMs: [60_000] });
     const doomed = startConsumersProcess({ ...env, METRICS_PORT: '0' });
-    await waitFor(() => doomed.logLines().some((line) => line.msg === 'consumers started'), { what: 'consumers started', timeoutMs: 30_000 });
+    await doomed.waitForLog('consumers started');
     const event = orderEvent('ord-crash-agent', { data: { note: 'gift for my mother' } });
     await produce(kafka, topic, [event]);
 
@@ -73,7 +73,7 @@ describe('agent worker killed mid-call (kill -9)', () => {
       expect(fencing_token).toBe('2');
       expect(model.stats()).toMatchObject({ requests: 2, completed: 1, abandoned: 1 });
 
-      await waitFor(() => survivor.logLines().some((line) => line.msg === 'consumers started'), { what: 'the survivor started' });
+      await survivor.waitForLog('consumers started');
       const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       expect(metrics).toMatch(/^hookrail_agent_lease_expiries_total 1$/m);
       expect(metrics).toMatch(/^hookrail_agent_tasks\{state="done"\} 1$/m);

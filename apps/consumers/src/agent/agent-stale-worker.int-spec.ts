@@ -53,7 +53,7 @@ describe('a stale agent worker (paused past its lease with SIGSTOP, then resumed
     const stale = AppProcess.start('consumers', cleanEnv({ ...env, METRICS_PORT: String(staleMetricsPort) }));
     const fresh: AppProcess[] = [];
     try {
-      await waitFor(() => stale.logLines().some((line) => line.msg === 'consumers started'), { what: 'consumers started', timeoutMs: 30_000 });
+      await stale.waitForLog('consumers started');
       const event = orderEvent('ord-stale-agent', { data: { note: 'deliver after 6pm please' } });
       await produce(kafka, topic, [event]);
       await waitFor(() => model.stats().inFlight === 1, { what: 'the first model call in flight' });

@@ -44,7 +44,7 @@ describe('notifier process killed after the provider call, before `sent` is reco
       EMAIL_PROVIDER_API_KEY: apiKey,
     };
     const doomed = startConsumersProcess({ ...env, HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS: '1' });
-    await waitFor(() => doomed.logLines().some((line) => line.msg === 'consumers started'), { what: 'consumers started', timeoutMs: 30_000 });
+    await doomed.waitForLog('consumers started');
     const event = orderEvent('ord-crash-mail');
     await produce(kafka, topic, [event]);
 
@@ -59,7 +59,7 @@ describe('notifier process killed after the provider call, before `sent` is reco
       await waitFor(async () => (await committedOffsets(kafka, `${namespace}notifier`, topic))[0] === 1, { what: 'the redelivered offset committed', timeoutMs: 40_000 });
       expect(provider.stats()).toMatchObject({ sent: 1, requests: 2, replayed: 1, keys: { [event.id]: 2 } });
       expect(await row()).toEqual({ status: 'sent', attempts: 2, provider_message_id: provider.emails[0].id });
-      await waitFor(() => survivor.logLines().some((line) => line.msg === 'consumers started'), { what: 'the survivor started' });
+      await survivor.waitForLog('consumers started');
     } finally {
       survivor.signal('SIGTERM');
     }

@@ -1,7 +1,7 @@
 import { CloudEvent } from '@app/contracts';
 import { connect } from '@app/db';
 import { addToOutbox, laneOf } from '@app/outbox';
-import { AppProcess, cleanEnv, ReadMessage, TEST_BROKERS, waitFor } from '@app/testing';
+import { AppProcess, cleanEnv, ReadMessage, TEST_BROKERS } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { AddressInfo, createServer } from 'node:net';
 import { DataSource } from 'typeorm';
@@ -54,10 +54,6 @@ export function connectTestDatabase(url: string): Promise<DataSource> {
 
 export function startRelay(databaseUrl: string, env: Record<string, string> = {}): AppProcess {
   return AppProcess.start('relay', cleanEnv({ DATABASE_URL: databaseUrl, KAFKA_BROKERS: TEST_BROKERS.join(','), METRICS_PORT: '0', ...env }));
-}
-
-export function logged(relay: AppProcess, msg: string): boolean {
-  return relay.logLines().some((line) => line.msg === msg);
 }
 
 export async function publishedCount(dataSource: DataSource): Promise<number> {
@@ -115,5 +111,5 @@ export function lanesOwnedBy(relay: AppProcess): number {
 export const RELAY_START_TIMEOUT_MS = 60_000;
 
 export async function relaysStarted(relays: AppProcess[]): Promise<void> {
-  await waitFor(() => relays.every((relay) => logged(relay, 'relay started')), { timeoutMs: RELAY_START_TIMEOUT_MS, what: 'relays started' });
+  await Promise.all(relays.map((relay) => relay.waitForLog('relay started', RELAY_START_TIMEOUT_MS)));
 }
