@@ -5,7 +5,7 @@
 // The relay runs compiled (npm run build first, like production); BENCH_SKIP_BUILD=1 reuses dist/.
 // Environment: BENCH_DATABASE_URL (a database it drops and recreates; default hookrail_bench_relay on the local
 // server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_RATE (500), BENCH_STEADY_SECONDS (20), BENCH_RELAY_NODE_OPTIONS
-// (NODE_OPTIONS for the relay process only).
+// (Node flags for the relay process only, e.g. --max-old-space-size=96 or --cpu-prof).
 import 'reflect-metadata';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
@@ -43,9 +43,11 @@ async function published(dataSource: DataSource): Promise<{ done: number; first:
 const root = path.resolve(__dirname, '../..');
 
 /** The relay as it runs in production: compiled JavaScript (npm run build), no TypeScript loader in memory. */
+/** The compiled relay; BENCH_RELAY_NODE_OPTIONS go on its command line (so that --cpu-prof works too). */
 function startCompiledRelay(env: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<number | null> } {
   if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-  const child = spawn(process.execPath, ['dist/apps/relay/src/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const nodeFlags = (process.env.BENCH_RELAY_NODE_OPTIONS || '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, 'dist/apps/relay/src/main.js'], { cwd: root, env, stdio: ['ignore', process.env.BENCH_RELAY_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
   return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
 
@@ -102,10 +104,11 @@ async function main(): Promise<void> {
     log(`backlog of ${BACKLOG} rows written in ${((Date.now() - insertStarted) / 1000).toFixed(1)} s`);
 
     const relayEnv = cleanEnv({ DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), METRICS_PORT: '0', LOG_LEVEL: 'warn' });
-    if (process.env.BENCH_RELAY_NODE_OPTIONS) relayEnv.NODE_OPTIONS = process.env.BENCH_RELAY_NODE_OPTIONS;
     relay = startCompiledRelay(relayEnv);
     const drainStarted = Date.now();
-    await waitFor(async () => (await published(dataSource)).done === BACKLOG, { timeoutMs: 600_000, intervalMs: 200, what: 'the backlog drained' });
+    const exitedEarly = relay.exited.then((code) => Promise.reject(new Error(`the relay exited (code ${code}) before the backlog drained`)));
+    await Promise.race([waitFor(async () => (await published(dataSource)).done === BACKLOG, { timeoutMs: 600_000, intervalMs: 200, what: 'the backlog drained' }), exitedEarly]);
+    exitedEarly.catch(() => undefined);
     const wall = (Date.now() - drainStarted) / 1000;
     const { first, last } = await published(dataSource);
     const drainSeconds = (last!.getTime() - first!.getTime()) / 1000;
