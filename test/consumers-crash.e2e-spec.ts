@@ -1,16 +1,7 @@
-import { AppProcess, cleanEnv, createTestDatabase, deleteTopics, TestDatabase, testKafka, uniqueName, waitFor } from '@app/testing';
-import { createServer } from 'node:net';
+import { AppProcess, cleanEnv, createTestDatabase, deleteTopics, freePort, TestDatabase, testKafka, uniqueName, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { connect } from '@app/db';
 import { committedOffsets, orderEvent, produce } from '../libs/consumer-runtime/src/testing/order-events.fixture';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('consumers process killed between the database commit and the offset commit', () => {
   const kafka = testKafka('consumers-crash-test');

@@ -7,10 +7,10 @@ import 'reflect-metadata';
 import { CloudEvent, SHOP_ORDER_CANCELLED_V1, SHOP_ORDER_PAID_V1, SHOP_ORDER_PLACED_V1, toKafkaRecord } from '@app/contracts';
 import { connect, createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
+import { freePort } from '@app/testing';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -88,14 +88,6 @@ async function rawConsumeRate(): Promise<number> {
   const last = await done;
   await consumer.disconnect();
   return EVENTS / ((last - first) / 1000);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function processedSoFar(metricsPort: number): Promise<number> {

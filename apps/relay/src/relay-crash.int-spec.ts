@@ -1,42 +1,32 @@
-import { AppProcess, createTestDatabase, createTestTopic, deleteTopics, TestDatabase, TopicReader, waitFor } from '@app/testing';
-import { DataSource } from 'typeorm';
-import { connectTestDatabase, firstArrivals, insertEvents, interleavedEvents, lanesOwnedBy, orderReport, publishedCount, range, relaysStarted, startRelay } from './testing/relay-fixtures';
+import { AppProcess, waitFor } from '@app/testing';
+import { firstArrivals, insertEvents, interleavedEvents, lanesOwnedBy, orderReport, publishedCount, range, relaysStarted, RelayTestBed, startRelay } from './testing/relay-fixtures';
 
 describe('a relay killed with SIGKILL in the middle of a batch', () => {
   const EVENTS = 6000;
   const AGGREGATES = 30;
-  let database: TestDatabase;
-  let dataSource: DataSource;
-  let topic: string;
-  let reader: TopicReader;
+  let bed: RelayTestBed;
   const relays: AppProcess[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await connectTestDatabase(database.url);
-    topic = await createTestTopic('relay-crash', 3);
-    reader = await TopicReader.start(topic);
+    bed = await RelayTestBed.start('relay-crash', 3);
   });
 
   afterAll(async () => {
     for (const relay of relays) relay.signal('SIGKILL');
-    await reader.stop();
-    await dataSource.destroy();
-    await deleteTopics([topic]);
-    await database.drop();
+    await bed.stop();
   });
 
   it('loses nothing: its lanes move to the survivor within seconds and every event arrives, in order per aggregate', async () => {
     // Small batches, so that the victim is almost always inside a claim-publish-mark transaction when it dies.
     const env = { RELAY_BATCH_SIZE: '20' };
-    const [victim, survivor] = [startRelay(database.url, env), startRelay(database.url, env)];
+    const [victim, survivor] = [startRelay(bed.database.url, env), startRelay(bed.database.url, env)];
     relays.push(victim, survivor);
     await relaysStarted(relays);
-    await insertEvents(dataSource, topic, interleavedEvents(AGGREGATES, EVENTS));
+    await insertEvents(bed.dataSource, bed.topic, interleavedEvents(AGGREGATES, EVENTS));
     await waitFor(() => lanesOwnedBy(victim) > 0 && lanesOwnedBy(survivor) > 0 && lanesOwnedBy(victim) + lanesOwnedBy(survivor) === 64, {
       what: 'the relays to share the lanes',
     });
-    await waitFor(async () => (await publishedCount(dataSource)) >= EVENTS / 4, { what: 'a quarter published' });
+    await waitFor(async () => (await publishedCount(bed.dataSource)) >= EVENTS / 4, { what: 'a quarter published' });
 
     victim.child.kill('SIGKILL');
     const killedAt = Date.now();
@@ -45,12 +35,12 @@ describe('a relay killed with SIGKILL in the middle of a batch', () => {
     const takeoverMs = Date.now() - killedAt;
     expect(takeoverMs).toBeLessThan(5000);
 
-    await waitFor(async () => (await publishedCount(dataSource)) === EVENTS, { timeoutMs: 30_000, what: 'every row marked published' });
-    await waitFor(() => new Set(reader.messages.map((message) => message.headers.ce_id)).size === EVENTS, { what: 'every event on the topic' });
+    await waitFor(async () => (await publishedCount(bed.dataSource)) === EVENTS, { timeoutMs: 30_000, what: 'every row marked published' });
+    await waitFor(() => new Set(bed.reader.messages.map((message) => message.headers.ce_id)).size === EVENTS, { what: 'every event on the topic' });
 
-    const report = orderReport(reader.messages);
+    const report = orderReport(bed.reader.messages);
     // At-least-once: a batch the victim sent but could not mark is sent again by the survivor.
-    process.stdout.write(`relay-crash: takeover after ${takeoverMs} ms, ${report.duplicates} duplicate(s) among ${reader.messages.length} messages\n`);
+    process.stdout.write(`relay-crash: takeover after ${takeoverMs} ms, ${report.duplicates} duplicate(s) among ${bed.reader.messages.length} messages\n`);
     expect(report.byAggregate.size).toBe(AGGREGATES);
     for (const sequence of report.byAggregate.values()) expect(firstArrivals(sequence)).toEqual(range(EVENTS / AGGREGATES));
   }, 150_000);

@@ -1,48 +1,38 @@
-import { AppProcess, createTestDatabase, createTestTopic, deleteTopics, TestDatabase, TopicReader, waitFor } from '@app/testing';
+import { AppProcess, waitFor } from '@app/testing';
 import { Kafka as CloudEventsKafka, KafkaMessage } from 'cloudevents';
-import { DataSource } from 'typeorm';
-import { connectTestDatabase, insertEvents, interleavedEvents, orderReport, publishedCount, range, relaysStarted, startRelay, TRACEPARENT } from './testing/relay-fixtures';
+import { insertEvents, interleavedEvents, orderReport, publishedCount, range, relaysStarted, RelayTestBed, startRelay, TRACEPARENT } from './testing/relay-fixtures';
 
 describe('three relays over one outbox', () => {
   const EVENTS = 10_000;
   const AGGREGATES = 50;
-  let database: TestDatabase;
-  let dataSource: DataSource;
-  let topic: string;
-  let reader: TopicReader;
+  let bed: RelayTestBed;
   const relays: AppProcess[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await connectTestDatabase(database.url);
-    topic = await createTestTopic('relay-order', 6);
-    reader = await TopicReader.start(topic);
+    bed = await RelayTestBed.start('relay-order', 6);
   });
 
   afterAll(async () => {
     for (const relay of relays) relay.signal('SIGKILL');
-    await reader.stop();
-    await dataSource.destroy();
-    await deleteTopics([topic]);
-    await database.drop();
+    await bed.stop();
   });
 
   it('publish 10k events of 50 aggregates with each aggregate in commit order, while relays join and share the lanes', async () => {
     const events = interleavedEvents(AGGREGATES, EVENTS);
-    relays.push(startRelay(database.url), startRelay(database.url));
+    relays.push(startRelay(bed.database.url), startRelay(bed.database.url));
     // The third relay joins while the first two are draining: lanes move while events flow.
-    const inserting = insertEvents(dataSource, topic, events.slice(0, EVENTS / 2));
+    const inserting = insertEvents(bed.dataSource, bed.topic, events.slice(0, EVENTS / 2));
     await relaysStarted(relays);
     await inserting;
-    relays.push(startRelay(database.url));
-    await insertEvents(dataSource, topic, events.slice(EVENTS / 2));
+    relays.push(startRelay(bed.database.url));
+    await insertEvents(bed.dataSource, bed.topic, events.slice(EVENTS / 2));
 
-    await waitFor(async () => (await publishedCount(dataSource)) === EVENTS, { timeoutMs: 60_000, what: 'every row marked published' });
-    await waitFor(() => reader.messages.length >= EVENTS, { timeoutMs: 30_000, what: 'every event on the topic' });
+    await waitFor(async () => (await publishedCount(bed.dataSource)) === EVENTS, { timeoutMs: 60_000, what: 'every row marked published' });
+    await waitFor(() => bed.reader.messages.length >= EVENTS, { timeoutMs: 30_000, what: 'every event on the topic' });
 
-    const report = orderReport(reader.messages);
+    const report = orderReport(bed.reader.messages);
     expect(report.duplicates).toBe(0);
-    expect(reader.messages).toHaveLength(EVENTS);
+    expect(bed.reader.messages).toHaveLength(EVENTS);
     expect(report.byAggregate.size).toBe(AGGREGATES);
     for (const sequence of report.byAggregate.values()) expect(sequence).toEqual(range(EVENTS / AGGREGATES));
 
@@ -52,13 +42,13 @@ describe('three relays over one outbox', () => {
   }, 150_000);
 
   it('write messages that the official CloudEvents SDK decodes, with the traceparent carried along', () => {
-    const decoded = reader.messages.map((message) => {
+    const decoded = bed.reader.messages.map((message) => {
       const kafkaMessage: KafkaMessage = { key: message.key ?? '', value: message.value, body: message.value, headers: message.headers };
       const event = CloudEventsKafka.toEvent(kafkaMessage);
       const { specversion, id, type, subject, traceparent, data } = Array.isArray(event) ? event[0] : event;
       return { specversion, id, type, subject, traceparent, data };
     });
-    const expected = reader.messages.map((message) => ({
+    const expected = bed.reader.messages.map((message) => ({
       specversion: '1.0',
       id: message.headers.ce_id,
       type: 'test.sequenced.v1',
@@ -73,7 +63,7 @@ describe('three relays over one outbox', () => {
     await relaysStarted(relays);
     for (const relay of relays) relay.signal('SIGTERM');
     for (const relay of relays) expect(await relay.exited).toEqual({ code: 0, signal: null });
-    const [row] = await dataSource.query(`SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+    const [row] = await bed.dataSource.query(`SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
     expect(row.held).toBe(0);
   });
 });

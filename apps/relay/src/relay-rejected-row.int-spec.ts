@@ -1,33 +1,23 @@
 import { laneOf } from '@app/outbox';
-import { AppProcess, createTestDatabase, createTestTopic, deleteTopics, TestDatabase, testKafka, TopicReader, waitFor } from '@app/testing';
+import { AppProcess, freePort, testKafka, waitFor } from '@app/testing';
 import { ConfigResourceTypes } from 'kafkajs';
-import { DataSource } from 'typeorm';
-import { connectTestDatabase, freePort, insertEvents, relaysStarted, sequencedEvent, startRelay } from './testing/relay-fixtures';
+import { insertEvents, relaysStarted, RelayTestBed, sequencedEvent, startRelay } from './testing/relay-fixtures';
 
 describe('a row the broker rejects for good', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-  let topic: string;
-  let reader: TopicReader;
+  let bed: RelayTestBed;
   let relay: AppProcess;
   let metricsUrl: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await connectTestDatabase(database.url);
-    topic = await createTestTopic('relay-rejected', 3);
-    reader = await TopicReader.start(topic);
+    bed = await RelayTestBed.start('relay-rejected', 3);
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
-    relay = startRelay(database.url, { METRICS_PORT: String(port) });
+    relay = startRelay(bed.database.url, { METRICS_PORT: String(port) });
   });
 
   afterAll(async () => {
     relay.signal('SIGKILL');
-    await reader.stop();
-    await dataSource.destroy();
-    await deleteTopics([topic]);
-    await database.drop();
+    await bed.stop();
   });
 
   /** Another aggregate that hashes to the same lane as `key`. */
@@ -35,7 +25,7 @@ describe('a row the broker rejects for good', () => {
     for (let i = 0; ; i++) if (laneOf(`neighbour-${i}`) === laneOf(key) && `neighbour-${i}` !== key) return `neighbour-${i}`;
   }
 
-  const values = (key: string) => reader.messages.filter((message) => message.key === key).map((message) => JSON.parse(message.value ?? '{}').seq);
+  const values = (key: string) => bed.reader.messages.filter((message) => message.key === key).map((message) => JSON.parse(message.value ?? '{}').seq);
 
   it('is parked with its error and counted; other lanes and other keys of its lane go on; its later rows wait behind it', async () => {
     const poisoned = 'order-poisoned';
@@ -48,16 +38,16 @@ describe('a row the broker rejects for good', () => {
       sequencedEvent(neighbour, 1),
       ...Array.from({ length: 100 }, (_, i) => sequencedEvent(`order-${i}`, 0)),
     ];
-    await insertEvents(dataSource, topic, events, { perTransaction: 1, writers: 1 });
+    await insertEvents(bed.dataSource, bed.topic, events, { perTransaction: 1, writers: 1 });
     await relaysStarted([relay]);
 
-    await waitFor(() => reader.messages.length >= 103, { what: 'the publishable rows on the topic' });
+    await waitFor(() => bed.reader.messages.length >= 103, { what: 'the publishable rows on the topic' });
     expect(values(poisoned)).toEqual([0]);
     expect(values(neighbour)).toEqual([0, 1]);
-    const [parked] = await dataSource.query(`SELECT failed_at, last_error, attempts FROM outbox WHERE event_id = $1`, [events[2].id]);
+    const [parked] = await bed.dataSource.query(`SELECT failed_at, last_error, attempts FROM outbox WHERE event_id = $1`, [events[2].id]);
     expect(parked.failed_at).not.toBeNull();
     expect(parked.last_error).toMatch(/MESSAGE_TOO_LARGE|larger than the max message size/);
-    const [held] = await dataSource.query(`SELECT published_at, failed_at FROM outbox WHERE event_id = $1`, [events[3].id]);
+    const [held] = await bed.dataSource.query(`SELECT published_at, failed_at FROM outbox WHERE event_id = $1`, [events[3].id]);
     expect(held).toEqual({ published_at: null, failed_at: null });
 
     const metrics = await waitFor(async () => {
@@ -73,10 +63,10 @@ describe('a row the broker rejects for good', () => {
   it('is published, followed by the rows that waited, once the operator fixed the cause and requeued it', async () => {
     const admin = testKafka().admin();
     await admin.connect();
-    await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name: 'max.message.bytes', value: '3000000' }] }] });
+    await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: bed.topic, configEntries: [{ name: 'max.message.bytes', value: '3000000' }] }] });
     await admin.disconnect();
 
-    await dataSource.query(`UPDATE outbox SET failed_at = NULL WHERE failed_at IS NOT NULL`);
+    await bed.dataSource.query(`UPDATE outbox SET failed_at = NULL WHERE failed_at IS NOT NULL`);
     await waitFor(() => values('order-poisoned').length === 3, { what: 'the requeued row and the one behind it' });
     expect(values('order-poisoned')).toEqual([0, 1, 2]);
   });

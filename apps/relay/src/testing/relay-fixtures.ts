@@ -1,9 +1,8 @@
 import { CloudEvent } from '@app/contracts';
 import { connect } from '@app/db';
 import { addToOutbox, laneOf } from '@app/outbox';
-import { AppProcess, cleanEnv, ReadMessage, TEST_BROKERS } from '@app/testing';
+import { AppProcess, cleanEnv, createTestDatabase, createTestTopic, deleteTopics, ReadMessage, TEST_BROKERS, TestDatabase, TopicReader } from '@app/testing';
 import { randomUUID } from 'node:crypto';
-import { AddressInfo, createServer } from 'node:net';
 import { DataSource } from 'typeorm';
 
 /** Test fixtures of the relay's integration tests: events with a per-aggregate sequence number, relay processes. */
@@ -48,8 +47,28 @@ export async function insertEvents(dataSource: DataSource, topic: string, events
   );
 }
 
-export function connectTestDatabase(url: string): Promise<DataSource> {
-  return connect({ url, applicationName: 'hookrail-relay-test', poolSize: 5 });
+/** What every relay test file owns: a database of its own, a connection to it, a topic and a reader of that topic. */
+export class RelayTestBed {
+  private constructor(
+    readonly database: TestDatabase,
+    readonly dataSource: DataSource,
+    readonly topic: string,
+    readonly reader: TopicReader,
+  ) {}
+
+  static async start(topicPrefix: string, partitions: number): Promise<RelayTestBed> {
+    const database = await createTestDatabase();
+    const dataSource = await connect({ url: database.url, applicationName: 'hookrail-relay-test', poolSize: 5 });
+    const topic = await createTestTopic(topicPrefix, partitions);
+    return new RelayTestBed(database, dataSource, topic, await TopicReader.start(topic));
+  }
+
+  async stop(): Promise<void> {
+    await this.reader.stop();
+    await this.dataSource.destroy();
+    await deleteTopics([this.topic]);
+    await this.database.drop();
+  }
 }
 
 export function startRelay(databaseUrl: string, env: Record<string, string> = {}): AppProcess {
@@ -90,15 +109,6 @@ export function firstArrivals(sequence: number[]): number[] {
 }
 
 export const range = (count: number): number[] => Array.from({ length: count }, (_, i) => i);
-
-/** A TCP port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Lanes a relay process owns now, according to its logs (the last rebalance of each of its drain loops). */
 export function lanesOwnedBy(relay: AppProcess): number {
