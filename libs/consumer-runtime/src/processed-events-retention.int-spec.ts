@@ -23,7 +23,7 @@ describe('processed_events retention', () => {
     await dataSource.query(`INSERT INTO processed_events ("group", event_id) VALUES ('ledger', 'recent')`);
     await dataSource.query(`INSERT INTO consumer_event_status ("group", event_id, status, attempts, updated_at) VALUES ('ledger', 'old-1', 'processed', 2, now() - interval '3 days'), ('ledger', 'fresh', 'dead', 5, now())`);
 
-    expect(await pruneProcessedEvents(dataSource, 2 * 86_400, 3)).toEqual({ ran: true, affected: 8 });
+    expect(await pruneProcessedEvents(dataSource, 2 * 86_400, 3)).toEqual({ ran: true, affected: 8, deleted: { processed_events: 7, consumer_event_status: 1 } });
     expect(await dataSource.query(`SELECT event_id FROM processed_events`)).toEqual([{ event_id: 'recent' }]);
     expect(await dataSource.query(`SELECT event_id FROM consumer_event_status`)).toEqual([{ event_id: 'fresh' }]);
     const [heartbeat] = await dataSource.query(`SELECT * FROM job_heartbeats WHERE name = $1`, [PROCESSED_EVENTS_RETENTION_JOB]);

@@ -1,3 +1,4 @@
+export * from './delete-in-batches';
 export * from './exclusive-job';
 export * from './job-heartbeat.entity';
 export * from './job-heartbeat.repository';

@@ -1,4 +1,4 @@
-import { JobResult, runExclusiveJob } from '@app/jobs';
+import { deleteInBatches, JobResult, runExclusiveJob } from '@app/jobs';
 import { managerRows, OutboxRepository } from '@app/outbox';
 import { DataSource } from 'typeorm';
 
@@ -20,11 +20,6 @@ export function pruneOutbox(dataSource: DataSource, settings: RetentionSettings)
   return runExclusiveJob(dataSource, OUTBOX_RETENTION_JOB, async (manager) => {
     const outbox = new OutboxRepository(managerRows(manager));
     const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
-    let affected = 0;
-    for (;;) {
-      const deleted = await outbox.deletePublishedBefore(cutoff, settings.batchSize);
-      affected += deleted;
-      if (deleted < settings.batchSize) return { affected };
-    }
+    return { affected: await deleteInBatches(settings.batchSize, (limit) => outbox.deletePublishedBefore(cutoff, limit)) };
   });
 }

@@ -1,4 +1,4 @@
-import { JobResult, runExclusiveJob } from '@app/jobs';
+import { deleteInBatches, JobResult, runExclusiveJob } from '@app/jobs';
 import { DataSource } from 'typeorm';
 import { DeadLettersRepository } from '../dead-letters.repository';
 
@@ -21,11 +21,6 @@ export function pruneDeadLetters(dataSource: DataSource, settings: DeadLetterRet
   return runExclusiveJob(dataSource, DEAD_LETTER_RETENTION_JOB, async (manager) => {
     const deadLetters = new DeadLettersRepository(manager);
     const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
-    let affected = 0;
-    for (;;) {
-      const deleted = await deadLetters.deleteFinishedBefore(cutoff, batchSize);
-      affected += deleted;
-      if (deleted < batchSize) return { affected };
-    }
+    return { affected: await deleteInBatches(batchSize, (limit) => deadLetters.deleteFinishedBefore(cutoff, limit)) };
   });
 }
