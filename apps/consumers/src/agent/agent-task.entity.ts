@@ -14,6 +14,7 @@ export type AgentTaskState = 'pending' | 'claimed' | 'done' | 'failed' | 'dead';
 @Unique('uq_agent_tasks_event_id', ['eventId'])
 @Index('ix_agent_tasks_next_attempt_at', ['nextAttemptAt'])
 @Index('ix_agent_tasks_state_dead_lettered_at', ['state', 'deadLetteredAt'])
+@Index('ix_agent_tasks_finished_updated_at', ['updatedAt'], { where: `state IN ('done', 'dead')` })
 export class AgentTaskEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'pk_agent_tasks' })
   id: string;

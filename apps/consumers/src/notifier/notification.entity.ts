@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /** `sending`: the intent is committed and the provider may or may not have been called; `sent`: the provider accepted it. */
 export type NotificationStatus = 'sending' | 'sent';
@@ -10,6 +10,7 @@ export type NotificationStatus = 'sending' | 'sent';
  */
 @Entity('notifications')
 @Unique('uq_notifications_event_id', ['eventId'])
+@Index('ix_notifications_sent_at', ['sentAt'], { where: `status = 'sent'` })
 export class NotificationEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'pk_notifications' })
   id: string;

@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
 
 /** One accepted delivery. The unique (source, sender_event_id) pair is what makes duplicates free. */
 @Entity('inbound_events')
 @Unique('uq_inbound_events_source_sender_event_id', ['source', 'senderEventId'])
+@Index('ix_inbound_events_received_at', ['receivedAt'])
 export class InboundEventEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_inbound_events' })
   id: string;
