@@ -13,6 +13,7 @@ import { ConsumersEnv } from './config/consumers.env';
 import { ConsumerServiceDeps } from './consumer-service.deps';
 import { CONSUMER_SERVICES } from './consumer-services';
 import { ConsumersModule } from './consumers.module';
+import { HISTORY_RETENTION_JOB, pruneHistory } from './retention/history-retention';
 
 /**
  * Starts one Nest microservice per configured group, each on a ConsumerServer (the runtime), sharing one database
@@ -64,14 +65,22 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       logger.error({ job: PROCESSED_EVENTS_RETENTION_JOB, err: error.message }, 'retention job failed');
       return undefined;
     });
-    if (result?.ran) logger.info({ job: PROCESSED_EVENTS_RETENTION_JOB, deleted: result.affected }, 'retention job ran');
+    if (result?.ran) logger.info({ job: PROCESSED_EVENTS_RETENTION_JOB, deleted: result.deleted }, 'retention job ran');
   });
   retention.start();
+  const historyRetention = new JobSchedule(config.HISTORY_RETENTION_INTERVAL_MS, async () => {
+    const result = await pruneHistory(dataSource, { retentionSeconds: config.HISTORY_RETENTION_DAYS * 86_400 }).catch((error: Error) => {
+      logger.error({ job: HISTORY_RETENTION_JOB, err: error.message }, 'retention job failed');
+      return undefined;
+    });
+    if (result?.ran) logger.info({ job: HISTORY_RETENTION_JOB, deleted: result.deleted }, 'retention job ran');
+  });
+  historyRetention.start();
 
   return {
     groups,
     close: async () => {
-      await retention.stop();
+      await Promise.all([retention.stop(), historyRetention.stop()]);
       await Promise.all(apps.map((app) => app.close()));
       await metricsServer?.close();
       await dataSource.destroy();

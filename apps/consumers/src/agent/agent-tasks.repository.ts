@@ -149,6 +149,25 @@ export async function countAgentTasksByState(db: Db): Promise<Array<{ state: Age
   return rows.map((row) => ({ state: row.state, count: Number(row.count) }));
 }
 
+/**
+ * Retention: up to `limit` finished tasks last changed before `cutoff`: `done`, or `dead` and already on `agent.dlt`.
+ * `pending`, `claimed` and `failed` tasks, and dead ones still waiting for their dead letter, are never deleted.
+ */
+export async function deleteFinishedAgentTasksBefore(db: Db, cutoff: Date, limit: number): Promise<number> {
+  // The conditions are repeated on the DELETE so that a task a replay reset to `pending` meanwhile is skipped.
+  const finished = `state IN ('done', 'dead') AND (state = 'done' OR dead_lettered_at IS NOT NULL) AND updated_at < $1`;
+  const [{ deleted }]: Array<{ deleted: number }> = await db.query(
+    `WITH gone AS (
+       DELETE FROM agent_tasks
+        WHERE id IN (SELECT id FROM agent_tasks WHERE ${finished} ORDER BY updated_at LIMIT $2) AND ${finished}
+       RETURNING 1
+     )
+     SELECT count(*)::int AS deleted FROM gone`,
+    [cutoff, limit],
+  );
+  return deleted;
+}
+
 // TypeORM's postgres driver answers an UPDATE with [returned rows, affected count].
 function updatedRows(result: unknown): Array<Record<string, any>> {
   return Array.isArray(result) && Array.isArray(result[0]) ? result[0] : [];

@@ -61,6 +61,18 @@ export class ConsumersEnv extends BaseEnv {
   @Min(1000)
   PROCESSED_EVENTS_RETENTION_INTERVAL_MS = 3_600_000;
 
+  /** Days a sent notification or a finished agent task (`done`, `dead`) is kept; keep it at least the dedupe window. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  HISTORY_RETENTION_DAYS = 30;
+
+  /** How often this process tries the history retention job (one process at a time runs it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  HISTORY_RETENTION_INTERVAL_MS = 3_600_000;
+
   /** The email provider's HTTP API (notifier). The default is `npm run dev:email-provider` on this machine. */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
   EMAIL_PROVIDER_URL = 'http://127.0.0.1:4010';

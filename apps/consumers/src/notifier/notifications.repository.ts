@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 export interface NotificationIntent {
   eventId: string;
@@ -25,4 +25,18 @@ export async function recordNotificationIntent(dataSource: DataSource, intent: N
 /** After the provider accepted the email: `sent` with its message id, committed at once. */
 export async function markNotificationSent(dataSource: DataSource, eventId: string, providerMessageId: string): Promise<void> {
   await dataSource.query(`UPDATE notifications SET status = 'sent', provider_message_id = $2, sent_at = now() WHERE event_id = $1`, [eventId, providerMessageId]);
+}
+
+/** Retention: up to `limit` notifications `sent` before `cutoff`; rows still `sending` are never deleted. */
+export async function deleteSentNotificationsBefore(db: EntityManager | DataSource, cutoff: Date, limit: number): Promise<number> {
+  const [{ deleted }]: Array<{ deleted: number }> = await db.query(
+    `WITH doomed AS (
+       SELECT id FROM notifications WHERE status = 'sent' AND sent_at < $1 ORDER BY sent_at LIMIT $2
+     ), gone AS (
+       DELETE FROM notifications n USING doomed d WHERE n.id = d.id RETURNING 1
+     )
+     SELECT count(*)::int AS deleted FROM gone`,
+    [cutoff, limit],
+  );
+  return deleted;
 }
