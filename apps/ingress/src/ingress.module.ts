@@ -19,6 +19,7 @@ import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { MetricsController } from './metrics/metrics.controller';
+import { InboundEventsRetentionService } from './retention/inbound-events-retention.service';
 import { SourceRegistry } from './sources/source-registry';
 import { WebhookController } from './webhooks/webhook.controller';
 import { AcceptWebhookUseCase } from './webhooks/usecases/accept-webhook/accept-webhook.usecase';
@@ -35,6 +36,7 @@ export class IngressModule {
       ],
       controllers: [WebhookController, EventsController, HealthController, MetricsController],
       providers: [
+        { provide: IngressEnv, useValue: config },
         { provide: SourceRegistry, useValue: sources },
         { provide: ProducerTokens, useValue: new ProducerTokens(config.PRODUCER_TOKENS) },
         { provide: APP_FILTER, useClass: ProblemFilter },
@@ -52,6 +54,7 @@ export class IngressModule {
         AcceptCloudEventUseCase,
         GetEventStatusUseCase,
         StreamEventStatusUseCase,
+        InboundEventsRetentionService,
       ],
     };
   }

@@ -56,4 +56,19 @@ export class IngressEnv extends BaseEnv {
   @Min(50)
   @Max(60_000)
   BACKPRESSURE_CHECK_MS = 1000;
+
+  /**
+   * Days an accepted delivery is kept: the sender dedupe window. A sender's retry after it is accepted again as a new
+   * event, so keep it longer than any sender retries.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  INBOUND_EVENTS_RETENTION_DAYS = 30;
+
+  /** How often this ingress tries the inbound-events retention job (one instance at a time runs it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  INBOUND_EVENTS_RETENTION_INTERVAL_MS = 3_600_000;
 }

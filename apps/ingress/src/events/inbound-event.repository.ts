@@ -60,6 +60,20 @@ export class InboundEventRepository {
     return rows[0] && { id: rows[0].id, payloadHash: rows[0].payload_hash };
   }
 
+  /** Retention: up to `limit` events received before `cutoff`; returns how many were deleted. */
+  async deleteReceivedBefore(manager: EntityManager, cutoff: Date, limit: number): Promise<number> {
+    const [{ deleted }]: Array<{ deleted: number }> = await manager.query(
+      `WITH doomed AS (
+         SELECT id FROM inbound_events WHERE received_at < $1 ORDER BY received_at LIMIT $2
+       ), gone AS (
+         DELETE FROM inbound_events e USING doomed d WHERE e.id = d.id RETURNING 1
+       )
+       SELECT count(*)::int AS deleted FROM gone`,
+      [cutoff, limit],
+    );
+    return deleted;
+  }
+
   async findById(manager: EntityManager, id: string): Promise<InboundEventRow | undefined> {
     const rows: Array<{ id: string; source: string; type: string; aggregate_id: string; received_at: Date }> = await manager.query(
       `SELECT id, source, type, aggregate_id, received_at FROM inbound_events WHERE id = $1`,
