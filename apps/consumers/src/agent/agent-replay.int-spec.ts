@@ -1,41 +1,26 @@
-import { Closable, loadConfig } from '@app/config';
+import { Closable } from '@app/config';
 import { replayDeadLetters, startDeadLetterStore } from '@app/dead-letters';
-import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
-import { createTestDatabase, deleteTopics, TEST_BROKERS, TestDatabase, testKafka, uniqueName, waitFor } from '@app/testing';
+import { TEST_BROKERS, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
-import { ConsumersEnv } from '../config/consumers.env';
-import { startConsumers } from '../consumers.app';
+import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { FakeModelServer } from './dev-model/model.server';
 import { findAgentTask } from './find-agent-task';
 
 describe('agent dead letters with the dead-letter store and operator replay', () => {
-  const kafka = testKafka('agent-replay-test');
-  const namespace = `${uniqueName('agent-replay')}.`;
-  const topic = `${namespace}shop.orders`;
   const apiKey = randomBytes(16).toString('hex');
-  const logger = createLogger('consumers', 'silent');
-  let database: TestDatabase;
-  let dataSource: DataSource;
+  let bed: ConsumersTestBed;
   let model: FakeModelServer;
   let consumers: Closable;
   let store: Closable;
   let producer: Producer;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await connect({ url: database.url, applicationName: 'agent-replay-test', poolSize: 2 });
+    bed = await ConsumersTestBed.start('agent-replay', 'agent');
     model = await FakeModelServer.start({ apiKey, behaviour: { failureRate: 1, failStatus: 502 } });
-    const config = loadConfig(ConsumersEnv, {
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: process.env.KAFKA_BROKERS,
-      CONSUMER_GROUPS: 'agent',
-      KAFKA_NAMESPACE: namespace,
-      METRICS_PORT: '0',
-      TOPIC_PARTITIONS: '1',
+    consumers = await bed.startConsumers({
       MODEL_BASE_URL: model.baseUrl,
       MODEL_API_KEY: apiKey,
       AGENT_POLL_INTERVAL_MS: '50',
@@ -43,12 +28,11 @@ describe('agent dead letters with the dead-letter store and operator replay', ()
       AGENT_RETRY_BASE_MS: '20',
       AGENT_RETRY_MAX_MS: '50',
     });
-    consumers = await startConsumers(config, logger);
     store = await startDeadLetterStore(
-      { databaseUrl: database.url, brokers: TEST_BROKERS, namespace, groups: ['agent'], topicPartitions: 1, retentionSeconds: 86_400, retentionEveryMs: 3_600_000 },
-      logger,
+      { databaseUrl: bed.database.url, brokers: TEST_BROKERS, namespace: bed.namespace, groups: ['agent'], topicPartitions: 1, retentionSeconds: 86_400, retentionEveryMs: 3_600_000 },
+      createLogger('consumers', 'silent'),
     );
-    producer = kafka.producer();
+    producer = bed.kafka.producer();
     await producer.connect();
   });
 
@@ -57,30 +41,28 @@ describe('agent dead letters with the dead-letter store and operator replay', ()
     await store?.close();
     await consumers?.close();
     await model?.close();
-    await dataSource?.destroy();
-    await database?.drop();
-    await deleteTopics([topic, `${namespace}agent.dlt`, `${namespace}agent.replay`]);
+    await bed?.stop();
   });
 
   const rowsOf = (eventId: string): Promise<Array<{ id: string; status: string; replay_count: number; error_class: string; attempts: number }>> =>
-    dataSource.query(`SELECT id, status, replay_count, error_class, attempts FROM dead_letters WHERE event_id = $1`, [eventId]);
+    bed.dataSource.query(`SELECT id, status, replay_count, error_class, attempts FROM dead_letters WHERE event_id = $1`, [eventId]);
 
   it('a replay that dies again returns to its dead letter; a replay after the fix resolves it', async () => {
     const event = orderEvent('ord-replayed', { data: { note: 'swap the colour please' } });
-    await produce(kafka, topic, [event]);
+    await produce(bed.kafka, bed.topic, [event]);
     const [first] = await waitFor(async () => ((await rowsOf(event.id))[0]?.status === 'dead' ? rowsOf(event.id) : undefined), { what: 'the dead letter indexed' });
     expect(first).toMatchObject({ replay_count: 0, error_class: 'ModelUnavailableError', attempts: 2 });
 
-    const replay = () => replayDeadLetters(dataSource, async () => producer, { filter: { group: 'agent', eventId: event.id }, actor: 'test' });
+    const replay = () => replayDeadLetters(bed.dataSource, async () => producer, { filter: { group: 'agent', eventId: event.id }, actor: 'test' });
     expect((await replay()).replayed).toEqual([first.id]);
     await waitFor(async () => (await rowsOf(event.id)).some((row) => row.status === 'dead' && row.replay_count === 1), { what: 'the replay back in its row' });
     expect(await rowsOf(event.id)).toEqual([expect.objectContaining({ id: first.id, status: 'dead', replay_count: 1 })]);
-    expect(await findAgentTask(dataSource, event.id)).toMatchObject({ state: 'dead', attempts: 2, replayCount: 1 });
+    expect(await findAgentTask(bed.dataSource, event.id)).toMatchObject({ state: 'dead', attempts: 2, replayCount: 1 });
 
     model.configure({ failureRate: 0 });
     expect((await replay()).replayed).toEqual([first.id]);
     await waitFor(async () => (await rowsOf(event.id))[0]?.status === 'resolved', { what: 'the dead letter resolved' });
-    expect(await findAgentTask(dataSource, event.id)).toMatchObject({ state: 'done', attempts: 1, replayCount: 2, result: { category: 'change' } });
+    expect(await findAgentTask(bed.dataSource, event.id)).toMatchObject({ state: 'done', attempts: 1, replayCount: 2, result: { category: 'change' } });
     expect(await rowsOf(event.id)).toHaveLength(1);
   });
 });
