@@ -5,3 +5,4 @@ export * from './app-process';
 export * from './kafka-proxy';
 export * from './topic-reader';
 export * from './free-port';
+export * from './test-data-source';

@@ -1,27 +1,14 @@
-import { connect } from '@app/db';
 import { JobHeartbeatRepository } from '@app/jobs';
-import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
+import { useTestDataSource, waitFor } from '@app/testing';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { HISTORY_RETENTION_JOB, pruneHistory } from './history-retention';
 
 describe('history retention', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await connect({ url: database.url, applicationName: 'retention-test', poolSize: 4 });
-  });
-
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
+  const db = useTestDataSource('retention-test');
 
   /** A notification in `status`, created (and sent, when `sent`) `ageDays` ago. */
   async function notification(eventId: string, status: 'sending' | 'sent', ageDays: number): Promise<void> {
-    await dataSource.query(
+    await db.dataSource.query(
       `INSERT INTO notifications (event_id, order_id, recipient, subject, status, created_at, sent_at)
        VALUES ($1, 'o-1', 'a@example.com', 's', $2::varchar, now() - make_interval(days => $3), CASE WHEN $2::varchar = 'sent' THEN now() - make_interval(days => $3) END)`,
       [eventId, status, ageDays],
@@ -30,14 +17,14 @@ describe('history retention', () => {
 
   /** An agent task in `state`, last changed `ageDays` ago. */
   async function task(eventId: string, state: string, ageDays: number, deadLettered = false): Promise<void> {
-    await dataSource.query(
+    await db.dataSource.query(
       `INSERT INTO agent_tasks (event_id, event_type, event, source_topic, source_partition, source_offset, state, updated_at, dead_lettered_at)
        VALUES ($1, 't', '{}', 'shop.orders', 0, '0', $2, now() - make_interval(days => $3), CASE WHEN $4::boolean THEN now() - make_interval(days => $3) END)`,
       [eventId, state, ageDays, deadLettered],
     );
   }
 
-  const eventIds = async (table: string): Promise<string[]> => (await dataSource.query(`SELECT event_id FROM ${table} ORDER BY event_id`)).map((row: { event_id: string }) => row.event_id);
+  const eventIds = async (table: string): Promise<string[]> => (await db.dataSource.query(`SELECT event_id FROM ${table} ORDER BY event_id`)).map((row: { event_id: string }) => row.event_id);
 
   it('deletes finished rows past the window in batches, keeps recent and unfinished ones, and a concurrent run skips', async () => {
     for (const n of [1, 2, 3]) await notification(`old-sent-${n}`, 'sent', 40);
@@ -51,17 +38,17 @@ describe('history retention', () => {
     await task('recent-done', 'done', 1);
 
     // A replay is about to reset a dead task: holding its row lock keeps the first run inside its delete.
-    const replay = new Client({ connectionString: database.url });
+    const replay = new Client({ connectionString: db.database.url });
     await replay.connect();
     await replay.query('BEGIN');
     await replay.query(`SELECT id FROM agent_tasks WHERE event_id = 'old-dead-replayed' FOR UPDATE`);
 
     const settings = { retentionSeconds: 30 * 86_400, batchSize: 2 };
-    const first = pruneHistory(dataSource, settings);
-    await waitFor(async () => (await dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length === 1, {
+    const first = pruneHistory(db.dataSource, settings);
+    await waitFor(async () => (await db.dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length === 1, {
       what: 'the first run to wait for the locked task',
     });
-    expect(await pruneHistory(dataSource, settings)).toEqual({ ran: false, reason: 'locked' });
+    expect(await pruneHistory(db.dataSource, settings)).toEqual({ ran: false, reason: 'locked' });
 
     await replay.query(`UPDATE agent_tasks SET state = 'pending' WHERE event_id = 'old-dead-replayed'`);
     await replay.query('COMMIT');
@@ -70,7 +57,7 @@ describe('history retention', () => {
 
     expect(await eventIds('notifications')).toEqual(['old-sending', 'recent-sent']);
     expect(await eventIds('agent_tasks')).toEqual(['old-claimed', 'old-dead-not-dead-lettered', 'old-dead-replayed', 'old-failed', 'old-pending', 'recent-done']);
-    const heartbeat = await new JobHeartbeatRepository(dataSource.manager).find(HISTORY_RETENTION_JOB);
+    const heartbeat = await new JobHeartbeatRepository(db.dataSource.manager).find(HISTORY_RETENTION_JOB);
     expect(heartbeat).toMatchObject({ lastAffected: '7', lastError: null });
   });
 });

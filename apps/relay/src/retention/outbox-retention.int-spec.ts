@@ -1,27 +1,14 @@
-import { connect } from '@app/db';
-import { JOB_LOCK_SPACE, JobHeartbeatRepository } from '@app/jobs';
-import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
+import { JobHeartbeatRepository } from '@app/jobs';
+import { useTestDataSource, waitForJobLock } from '@app/testing';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
 import { OUTBOX_RETENTION_JOB, pruneOutbox } from './outbox-retention';
 
 describe('outbox retention', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await connect({ url: database.url, applicationName: 'retention-test', poolSize: 4 });
-  });
-
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
+  const db = useTestDataSource('retention-test');
 
   /** Rows published `ageSeconds` ago (null: not published). */
   async function seed(count: number, ageSeconds: number | null): Promise<void> {
-    await dataSource.query(
+    await db.dataSource.query(
       `INSERT INTO outbox (lane, event_id, topic, key, value, headers, published_at)
        SELECT 0, gen_random_uuid(), 't', 'k', '{}', '{}', CASE WHEN $2::int IS NULL THEN NULL ELSE now() - make_interval(secs => $2::int) END
          FROM generate_series(1, $1)`,
@@ -29,27 +16,24 @@ describe('outbox retention', () => {
     );
   }
 
-  const countRows = async (where: string): Promise<number> => (await dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE ${where}`))[0].n;
+  const countRows = async (where: string): Promise<number> => (await db.dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE ${where}`))[0].n;
 
   it('deletes only published rows older than the window, in batches; a concurrent run skips; a heartbeat is recorded', async () => {
     await seed(25, 7200); // published two hours ago: expired
     await seed(10, 60); // published a minute ago: kept
     await seed(5, null); // unpublished: kept whatever its age
-    await dataSource.query(`UPDATE outbox SET created_at = now() - interval '1 day' WHERE published_at IS NULL`);
+    await db.dataSource.query(`UPDATE outbox SET created_at = now() - interval '1 day' WHERE published_at IS NULL`);
 
     // Hold a row lock on one expired row, so that the first run is still deleting when the second one starts.
-    const blocker = new Client({ connectionString: database.url });
+    const blocker = new Client({ connectionString: db.database.url });
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query(`SELECT id FROM outbox WHERE published_at < now() - interval '1 hour' ORDER BY published_at DESC LIMIT 1 FOR UPDATE`);
 
     const settings = { retentionSeconds: 3600, batchSize: 10 };
-    const first = pruneOutbox(dataSource, settings);
-    await waitFor(
-      async () => (await dataSource.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = $1`, [JOB_LOCK_SPACE])).length === 1,
-      { what: 'the first run to hold the job lock' },
-    );
-    const second = await pruneOutbox(dataSource, settings);
+    const first = pruneOutbox(db.dataSource, settings);
+    await waitForJobLock(db.dataSource);
+    const second = await pruneOutbox(db.dataSource, settings);
     expect(second).toEqual({ ran: false, reason: 'locked' });
 
     await blocker.query('COMMIT');
@@ -59,7 +43,7 @@ describe('outbox retention', () => {
     expect(await countRows(`published_at < now() - interval '1 hour'`)).toBe(0);
     expect(await countRows(`published_at IS NOT NULL`)).toBe(10);
     expect(await countRows(`published_at IS NULL`)).toBe(5);
-    const heartbeat = await new JobHeartbeatRepository(dataSource.manager).find(OUTBOX_RETENTION_JOB);
+    const heartbeat = await new JobHeartbeatRepository(db.dataSource.manager).find(OUTBOX_RETENTION_JOB);
     expect(heartbeat).toMatchObject({ lastAffected: '25', lastError: null });
     expect(heartbeat?.lastSucceededAt).toBeInstanceOf(Date);
   });
