@@ -2,7 +2,7 @@ import { Closable } from '@app/config';
 import { ConsumerMetrics, ConsumerServer, PROCESSED_EVENTS_RETENTION_JOB, pruneProcessedEvents, RethrowErrorsFilter, startMetricsServer } from '@app/consumer-runtime';
 import { dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
-import { JobSchedule } from '@app/jobs';
+import { scheduleJob } from '@app/jobs';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { NestLogger } from '@app/logger';
 import { INestMicroservice } from '@nestjs/common';
@@ -60,21 +60,9 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     groups.push(group);
   }
 
-  const retention = new JobSchedule(config.PROCESSED_EVENTS_RETENTION_INTERVAL_MS, async () => {
-    const result = await pruneProcessedEvents(dataSource, config.PROCESSED_EVENTS_RETENTION_DAYS * 86_400).catch((error: Error) => {
-      logger.error({ job: PROCESSED_EVENTS_RETENTION_JOB, err: error.message }, 'retention job failed');
-      return undefined;
-    });
-    if (result?.ran) logger.info({ job: PROCESSED_EVENTS_RETENTION_JOB, deleted: result.deleted }, 'retention job ran');
-  });
+  const retention = scheduleJob(PROCESSED_EVENTS_RETENTION_JOB, config.PROCESSED_EVENTS_RETENTION_INTERVAL_MS, () => pruneProcessedEvents(dataSource, config.PROCESSED_EVENTS_RETENTION_DAYS * 86_400), logger);
   retention.start();
-  const historyRetention = new JobSchedule(config.HISTORY_RETENTION_INTERVAL_MS, async () => {
-    const result = await pruneHistory(dataSource, { retentionSeconds: config.HISTORY_RETENTION_DAYS * 86_400 }).catch((error: Error) => {
-      logger.error({ job: HISTORY_RETENTION_JOB, err: error.message }, 'retention job failed');
-      return undefined;
-    });
-    if (result?.ran) logger.info({ job: HISTORY_RETENTION_JOB, deleted: result.deleted }, 'retention job ran');
-  });
+  const historyRetention = scheduleJob(HISTORY_RETENTION_JOB, config.HISTORY_RETENTION_INTERVAL_MS, () => pruneHistory(dataSource, { retentionSeconds: config.HISTORY_RETENTION_DAYS * 86_400 }), logger);
   historyRetention.start();
 
   return {

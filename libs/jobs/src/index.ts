@@ -4,3 +4,4 @@ export * from './job-heartbeat.entity';
 export * from './job-heartbeat.repository';
 export * from './job-lock.repository';
 export * from './job-schedule';
+export * from './schedule-job';

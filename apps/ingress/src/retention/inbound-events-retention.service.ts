@@ -1,5 +1,5 @@
 import { Database } from '@app/db';
-import { JobSchedule } from '@app/jobs';
+import { JobSchedule, scheduleJob } from '@app/jobs';
 import { LOGGER } from '@app/logger';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Logger } from 'pino';
@@ -12,11 +12,11 @@ export class InboundEventsRetentionService implements OnApplicationBootstrap, On
   private readonly schedule: JobSchedule;
 
   constructor(
-    private readonly config: IngressEnv,
-    private readonly database: Database,
-    @Inject(LOGGER) private readonly logger: Logger,
+    config: IngressEnv,
+    database: Database,
+    @Inject(LOGGER) logger: Logger,
   ) {
-    this.schedule = new JobSchedule(config.INBOUND_EVENTS_RETENTION_INTERVAL_MS, () => this.runOnce());
+    this.schedule = scheduleJob(INBOUND_EVENTS_RETENTION_JOB, config.INBOUND_EVENTS_RETENTION_INTERVAL_MS, async () => pruneInboundEvents(await database.connection(), { retentionSeconds: config.INBOUND_EVENTS_RETENTION_DAYS * 86_400 }), logger);
   }
 
   onApplicationBootstrap(): void {
@@ -25,17 +25,5 @@ export class InboundEventsRetentionService implements OnApplicationBootstrap, On
 
   async onModuleDestroy(): Promise<void> {
     await this.schedule.stop();
-  }
-
-  private async runOnce(): Promise<void> {
-    const job = INBOUND_EVENTS_RETENTION_JOB;
-    try {
-      const dataSource = await this.database.connection();
-      const result = await pruneInboundEvents(dataSource, { retentionSeconds: this.config.INBOUND_EVENTS_RETENTION_DAYS * 86_400 });
-      if (result.ran) this.logger.info({ job, deleted: result.affected }, 'inbound-events retention ran');
-      else this.logger.debug({ job }, 'inbound-events retention skipped: another ingress runs it');
-    } catch (error) {
-      this.logger.error({ job, err: error instanceof Error ? error.message : String(error) }, 'inbound-events retention failed');
-    }
   }
 }

@@ -1,5 +1,5 @@
 import { Database } from '@app/db';
-import { JobSchedule } from '@app/jobs';
+import { JobSchedule, scheduleJob } from '@app/jobs';
 import { LOGGER } from '@app/logger';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Logger } from 'pino';
@@ -12,11 +12,11 @@ export class OutboxRetentionService implements OnApplicationBootstrap, OnModuleD
   private readonly schedule: JobSchedule;
 
   constructor(
-    private readonly config: RelayEnv,
-    private readonly database: Database,
-    @Inject(LOGGER) private readonly logger: Logger,
+    config: RelayEnv,
+    database: Database,
+    @Inject(LOGGER) logger: Logger,
   ) {
-    this.schedule = new JobSchedule(config.OUTBOX_RETENTION_INTERVAL_MS, () => this.runOnce());
+    this.schedule = scheduleJob(OUTBOX_RETENTION_JOB, config.OUTBOX_RETENTION_INTERVAL_MS, async () => pruneOutbox(await database.connection(), { retentionSeconds: config.OUTBOX_RETENTION_SECONDS, batchSize: config.OUTBOX_RETENTION_BATCH }), logger);
   }
 
   onApplicationBootstrap(): void {
@@ -25,17 +25,5 @@ export class OutboxRetentionService implements OnApplicationBootstrap, OnModuleD
 
   async onModuleDestroy(): Promise<void> {
     await this.schedule.stop();
-  }
-
-  private async runOnce(): Promise<void> {
-    const job = OUTBOX_RETENTION_JOB;
-    try {
-      const dataSource = await this.database.connection();
-      const result = await pruneOutbox(dataSource, { retentionSeconds: this.config.OUTBOX_RETENTION_SECONDS, batchSize: this.config.OUTBOX_RETENTION_BATCH });
-      if (result.ran) this.logger.info({ job, deleted: result.affected }, 'outbox retention ran');
-      else this.logger.debug({ job }, 'outbox retention skipped: another relay runs it');
-    } catch (error) {
-      this.logger.error({ job, err: error instanceof Error ? error.message : String(error) }, 'outbox retention failed');
-    }
   }
 }

@@ -1,7 +1,7 @@
 import { Closable } from '@app/config';
 import { dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
-import { JobSchedule } from '@app/jobs';
+import { scheduleJob } from '@app/jobs';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { Logger } from 'pino';
 import { DEAD_LETTER_RETENTION_JOB, pruneDeadLetters } from '../retention/dead-letter-retention';
@@ -30,14 +30,7 @@ export async function startDeadLetterStore(settings: DeadLetterStoreSettings, lo
   await ensureTopics(kafka, sources.flatMap((source) => [source.dltTopic, source.replayTopic]).map((topic) => ({ topic, numPartitions: settings.topicPartitions })));
   const store = new DeadLetterStore({ kafka, dataSource, logger, groupId: namespaced(DEAD_LETTER_STORE_GROUP), sources });
   await store.start();
-  const retention = new JobSchedule(settings.retentionEveryMs, async () => {
-    try {
-      const result = await pruneDeadLetters(dataSource, { retentionSeconds: settings.retentionSeconds });
-      if (result.ran) logger.info({ job: DEAD_LETTER_RETENTION_JOB, deleted: result.affected }, 'dead-letter retention ran');
-    } catch (error) {
-      logger.error({ job: DEAD_LETTER_RETENTION_JOB, err: error instanceof Error ? error.message : String(error) }, 'dead-letter retention failed');
-    }
-  });
+  const retention = scheduleJob(DEAD_LETTER_RETENTION_JOB, settings.retentionEveryMs, () => pruneDeadLetters(dataSource, { retentionSeconds: settings.retentionSeconds }), logger);
   retention.start();
   return {
     close: async () => {

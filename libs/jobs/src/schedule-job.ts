@@ -1,0 +1,22 @@
+import { Logger } from 'pino';
+import { JobOutcome, JobResult } from './exclusive-job';
+import { JobSchedule } from './job-schedule';
+
+/**
+ * A schedule (not yet started) that runs an exclusive job every `everyMs` and logs each outcome: one line with what
+ * it did, a debug line when another process held the job, an error line when it failed (its heartbeat records the
+ * error too). The schedule goes on after a failure.
+ */
+export function scheduleJob<T extends JobOutcome>(job: string, everyMs: number, run: () => Promise<JobResult<T>>, logger: Logger): JobSchedule {
+  return new JobSchedule(everyMs, async () => {
+    try {
+      const result = await run();
+      if (!result.ran) return void logger.debug({ job }, `${job} skipped: another process runs it`);
+      const { ran: _ran, ...outcome } = result;
+      const fields: Record<string, unknown> = { job, ...outcome };
+      logger.info(fields, `${job} ran`);
+    } catch (error) {
+      logger.error({ job, err: error instanceof Error ? error.message : String(error) }, `${job} failed`);
+    }
+  });
+}
