@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@app/config';
 import { InvalidFilterError } from '@app/dead-letters';
+import { errorMessage } from '@app/logger';
 import { parseArgs } from 'node:util';
 import { CliContext, UsageError } from './cli-context';
 import { dlqCommand } from './commands/dlq.command';
@@ -91,7 +92,7 @@ export async function runCli(argv: string[], out: (text: string) => void, err: (
       err(`hookrail: ${error.message}`);
       return 2;
     }
-    err(`hookrail: failed: ${error instanceof Error ? error.message : String(error)}`);
+    err(`hookrail: failed: ${errorMessage(error)}`);
     return 1;
   } finally {
     await ctx?.close().catch(() => undefined);

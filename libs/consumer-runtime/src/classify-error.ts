@@ -23,6 +23,4 @@ export function errorClassName(error: unknown): string {
   return typeof error;
 }
 
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { errorMessage } from '@app/logger';

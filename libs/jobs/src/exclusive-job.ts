@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/logger';
 import { DataSource, EntityManager } from 'typeorm';
 import { JobHeartbeatRepository } from './job-heartbeat.repository';
 import { JobLockRepository } from './job-lock.repository';
@@ -27,7 +28,7 @@ export async function runExclusiveJob<T extends JobOutcome>(dataSource: DataSour
       await new JobHeartbeatRepository(runner.manager).record({ name, startedAt, finishedAt: new Date(), affected: outcome.affected });
       return { ran: true, ...outcome };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       await new JobHeartbeatRepository(runner.manager).record({ name, startedAt, finishedAt: new Date(), affected: 0, error: message }).catch(() => undefined);
       throw error;
     } finally {

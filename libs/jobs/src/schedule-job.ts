@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/logger';
 import { Logger } from 'pino';
 import { JobOutcome, JobResult } from './exclusive-job';
 import { JobSchedule } from './job-schedule';
@@ -16,7 +17,7 @@ export function scheduleJob<T extends JobOutcome>(job: string, everyMs: number, 
       const fields: Record<string, unknown> = { job, ...outcome };
       logger.info(fields, `${job} ran`);
     } catch (error) {
-      logger.error({ job, err: error instanceof Error ? error.message : String(error) }, `${job} failed`);
+      logger.error({ job, err: errorMessage(error) }, `${job} failed`);
     }
   });
 }

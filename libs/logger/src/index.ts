@@ -1,3 +1,4 @@
 export * from './logger';
 export * from './nest-logger';
 export * from './logger.module';
+export * from './error-message';

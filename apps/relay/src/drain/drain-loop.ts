@@ -1,3 +1,4 @@
+import { errorMessage } from '@app/logger';
 import { Logger } from 'pino';
 import { RelayEnv } from '../config/relay.env';
 import { LaneSession } from '../lanes/lane-session';
@@ -107,7 +108,7 @@ export class DrainLoop {
 
   private async handleFailure(error: unknown, failures: number): Promise<void> {
     this.metrics.failures.inc({ kind: 'transient' });
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (error instanceof PublishFailedError) {
       this.logger.warn({ err: message, rows: error.rows.length, failures }, 'publish failed; rolled back, will retry');
       await this.session?.outbox.recordFailedAttempt(error.rows.map((row) => row.id), message).catch(() => undefined);

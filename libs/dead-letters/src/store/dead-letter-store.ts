@@ -1,4 +1,5 @@
 import { JobSchedule } from '@app/jobs';
+import { errorMessage } from '@app/logger';
 import { Consumer, Kafka } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -74,7 +75,7 @@ export class DeadLetterStore {
       const resolved = await new DeadLettersRepository(this.options.dataSource).resolveReplayed();
       for (const id of resolved) this.options.logger.info({ deadLetterId: id }, 'replayed dead letter resolved');
     } catch (error) {
-      this.options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not check replayed dead letters');
+      this.options.logger.warn({ err: errorMessage(error) }, 'could not check replayed dead letters');
     }
   }
 }
