@@ -19,7 +19,9 @@ export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<s
     // A topic named twice (two groups reading it) is created once.
     const missing = [...new Map(topics.map((spec) => [spec.topic, spec])).values()].filter((spec) => !existing.has(spec.topic));
     if (missing.length === 0) return [];
+    // kafkajs's own leader wait bails on UNKNOWN_TOPIC_OR_PARTITION (seen in CI); ours below retries it.
     await admin.createTopics({
+      waitForLeaders: false,
       topics: missing.map((spec) => ({ topic: spec.topic, numPartitions: spec.numPartitions, replicationFactor: -1 })),
     });
     await waitForLeaders(admin, missing.map((spec) => spec.topic));
