@@ -9,7 +9,7 @@
 import 'reflect-metadata';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { addToOutbox } from '@app/outbox';
+import { addToOutbox, notifyOutbox, OutboxNotifier } from '@app/outbox';
 import { cleanEnv, waitFor } from '@app/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -71,11 +71,15 @@ async function steadyState(dataSource: DataSource, topic: string): Promise<{ p50
   const total = RATE * STEADY_SECONDS;
   const started = Date.now();
   const inFlight = new Set<Promise<void>>();
+  const notifier = new OutboxNotifier(() => notifyOutbox(dataSource));
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / RATE;
     if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
     if (inFlight.size >= 16) await Promise.race(inFlight);
-    const insert = dataSource.transaction((manager) => addToOutbox(manager, topic, benchEvent(`order-${i % AGGREGATES}`))).then(() => void inFlight.delete(insert));
+    const insert = dataSource.transaction((manager) => addToOutbox(manager, topic, benchEvent(`order-${i % AGGREGATES}`))).then(() => {
+      notifier.committed();
+      inFlight.delete(insert);
+    });
     inFlight.add(insert);
   }
   await Promise.all(inFlight);

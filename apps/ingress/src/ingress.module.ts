@@ -9,6 +9,7 @@ import { BACKPRESSURE_SETTINGS, BackpressureService } from './backpressure/backp
 import { IngressEnv } from './config/ingress.env';
 import { EventsController } from './events/events.controller';
 import { InboundEventRepository } from './events/inbound-event.repository';
+import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { OutboxStatusRepository } from './events/outbox-status.repository';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
@@ -49,6 +50,7 @@ export class IngressModule {
         IngressMetrics,
         InboundEventRepository,
         OutboxStatusRepository,
+        outboxNotifierProvider,
         RecordEventUseCase,
         AcceptWebhookUseCase,
         AcceptCloudEventUseCase,

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Notification } from 'pg';
 import { DataSource } from 'typeorm';
 import { addToOutbox } from './outbox';
-import { OUTBOX_CHANNEL } from './outbox-notify';
+import { notifyOutbox, OUTBOX_CHANNEL, OutboxNotifier } from './outbox-notify';
 
 describe('the outbox notification', () => {
   let database: TestDatabase;
@@ -26,11 +26,15 @@ describe('the outbox notification', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await connect({ url: database.url, applicationName: 'outbox-notify-test', poolSize: 1 });
+    dataSource = await connect({ url: database.url, applicationName: 'outbox-notify-test', poolSize: 4 });
     listener = new Client({ connectionString: database.url });
     await listener.connect();
     listener.on('notification', (notification) => notifications.push(notification));
     await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
+  });
+
+  beforeEach(() => {
+    notifications.length = 0;
   });
 
   afterAll(async () => {
@@ -39,20 +43,39 @@ describe('the outbox notification', () => {
     await database.drop();
   });
 
-  it('fires once per committed transaction, however many rows it inserted, and never for a rolled-back one', async () => {
+  it('is never sent from inside the inserting transaction (its commit would hold the database-wide notify lock)', async () => {
     await dataSource.transaction(async (manager) => {
-      for (let i = 0; i < 50; i++) await addToOutbox(manager, 'topic', event());
+      for (let i = 0; i < 5; i++) await addToOutbox(manager, 'topic', event());
     });
-    await dataSource
-      .transaction(async (manager) => {
-        await addToOutbox(manager, 'topic', event());
-        throw new Error('roll back');
-      })
-      .catch(() => undefined);
-    await dataSource.transaction((manager) => addToOutbox(manager, 'topic', event()));
+    await notifyOutbox(dataSource);
 
-    // Notifications arrive in commit order: once the second arrived, the first transaction sent exactly one.
-    await waitFor(() => notifications.length >= 2, { what: 'two notifications' });
-    expect(notifications.map((notification) => notification.channel)).toEqual([OUTBOX_CHANNEL, OUTBOX_CHANNEL]);
+    // Notifications arrive in commit order: once the explicit one is here, one from the insert would be here too.
+    await waitFor(() => notifications.length >= 1, { what: 'the explicit notification' });
+    expect(notifications.map((notification) => notification.channel)).toEqual([OUTBOX_CHANNEL]);
+    const triggers = await dataSource.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'outbox'::regclass AND NOT tgisinternal`);
+    expect(triggers).toEqual([]);
+  });
+
+  it('reaches the listener after the commit, so the relay it wakes sees the rows', async () => {
+    const notifier = new OutboxNotifier(() => notifyOutbox(dataSource));
+    const reader = new Client({ connectionString: database.url });
+    await reader.connect();
+    const before = Number((await reader.query(`SELECT count(*)::int AS n FROM outbox`)).rows[0].n);
+    const visibleWhenWoken = new Promise<number>((resolve, reject) => {
+      listener.once('notification', () => {
+        reader.query(`SELECT count(*)::int AS n FROM outbox`).then(({ rows }) => resolve(Number(rows[0].n)), reject);
+      });
+    });
+
+    await dataSource.transaction(async (manager) => {
+      for (let i = 0; i < 3; i++) await addToOutbox(manager, 'topic', event());
+    });
+    notifier.committed();
+
+    try {
+      expect(await visibleWhenWoken).toBe(before + 3);
+    } finally {
+      await reader.end();
+    }
   });
 });

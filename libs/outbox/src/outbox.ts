@@ -25,6 +25,8 @@ export const outboxParams = (row: NewOutboxRow): unknown[] => [row.lane, row.eve
 /**
  * Adds a CloudEvent to the outbox inside the caller's transaction (`manager` is the transaction's manager): it is
  * published when, and only if, that transaction commits. The topic is chosen by the caller; the key is the subject.
+ * After the commit, call `OutboxNotifier#committed` (or `notifyOutbox`) so a relay picks it up at once rather than at
+ * its next poll.
  */
 export async function addToOutbox(manager: EntityManager, topic: string, event: CloudEvent): Promise<void> {
   await manager.query(`INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, outboxParams(toOutboxRow(topic, event)));

@@ -1,6 +1,6 @@
 import { CloudEvent } from '@app/contracts';
 import { connect } from '@app/db';
-import { addToOutbox, laneOf } from '@app/outbox';
+import { addToOutbox, laneOf, notifyOutbox, OutboxNotifier } from '@app/outbox';
 import { AppProcess, cleanEnv, createTestDatabase, createTestTopic, deleteTopics, ReadMessage, TEST_BROKERS, TestDatabase, TopicReader } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -34,6 +34,7 @@ export function interleavedEvents(aggregates: number, count: number, prefix = 'o
  * is its order in `events`.
  */
 export async function insertEvents(dataSource: DataSource, topic: string, events: CloudEvent[], { perTransaction = 100, writers = 4 } = {}): Promise<void> {
+  const notifier = new OutboxNotifier(() => notifyOutbox(dataSource));
   const shares: CloudEvent[][] = Array.from({ length: writers }, () => []);
   for (const event of events) shares[laneOf(event.subject ?? event.id) % writers].push(event);
   await Promise.all(
@@ -42,6 +43,7 @@ export async function insertEvents(dataSource: DataSource, topic: string, events
         await dataSource.transaction(async (manager) => {
           for (const event of share.slice(start, start + perTransaction)) await addToOutbox(manager, topic, event);
         });
+        notifier.committed();
       }
     }),
   );

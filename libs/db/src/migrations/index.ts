@@ -6,6 +6,7 @@ import { DeadLetters1764490000001 } from './1764490000001-DeadLetters';
 import { Notifications1764500000001 } from './1764500000001-Notifications';
 import { AgentTasks1764500000002 } from './1764500000002-AgentTasks';
 import { RetentionIndexes1764510000001 } from './1764510000001-RetentionIndexes';
+import { OutboxNotifyAfterCommit1764520000001 } from './1764520000001-OutboxNotifyAfterCommit';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
-export const MIGRATIONS = [InboundEventsAndOutbox1764450000000, RelayLanesAndJobs1764460000000, ConsumerRuntime1764470000001, LedgerEntries1764470000002, DeadLetters1764490000001, Notifications1764500000001, AgentTasks1764500000002, RetentionIndexes1764510000001];
+export const MIGRATIONS = [InboundEventsAndOutbox1764450000000, RelayLanesAndJobs1764460000000, ConsumerRuntime1764470000001, LedgerEntries1764470000002, DeadLetters1764490000001, Notifications1764500000001, AgentTasks1764500000002, RetentionIndexes1764510000001, OutboxNotifyAfterCommit1764520000001];

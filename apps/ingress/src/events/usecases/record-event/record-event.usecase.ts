@@ -1,6 +1,6 @@
 import { CLOUDEVENTS_SPEC_VERSION, CloudEvent } from '@app/contracts';
 import { Database } from '@app/db';
-import { toOutboxRow } from '@app/outbox';
+import { OutboxNotifier, toOutboxRow } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { idConflict } from '../../../http/problem';
@@ -29,7 +29,8 @@ export interface RecordEventResult {
 }
 
 /**
- * The durable write of the request plane: inbound_events row and outbox row in one statement. A duplicate
+ * The durable write of the request plane: inbound_events row and outbox row in one statement, then a (coalesced)
+ * NOTIFY that wakes the relays. A duplicate
  * delivery (same source and sender id, same bytes) returns the first id and writes nothing; the same id with other
  * bytes is a 409. The unique constraint decides; nothing here checks before inserting.
  */
@@ -38,6 +39,7 @@ export class RecordEventUseCase {
   constructor(
     private readonly database: Database,
     private readonly inboundEvents: InboundEventRepository,
+    private readonly outboxNotifier: OutboxNotifier,
   ) {}
 
   async execute(command: RecordEventCommand): Promise<RecordEventResult> {
@@ -60,7 +62,10 @@ export class RecordEventUseCase {
       { id, source: command.source, senderEventId: command.senderEventId, type: command.type, aggregateId: command.aggregateId, payloadHash, payload: command.payload },
       toOutboxRow(command.topic, event),
     );
-    if (inserted) return { id, duplicate: false };
+    if (inserted) {
+      this.outboxNotifier.committed();
+      return { id, duplicate: false };
+    }
     // The unique constraint said: delivered before. Its payload hash tells a redelivery from a reused id.
     const first = await this.inboundEvents.findBySenderEventId(dataSource, command.source, command.senderEventId);
     if (!first) throw new Error(`inbound event ${command.source}/${command.senderEventId} conflicted but cannot be read`);
