@@ -1,3 +1,4 @@
+import { preparedQuery } from '@app/db';
 import { EntityManager } from 'typeorm';
 
 /**
@@ -10,7 +11,8 @@ export class ProcessedEventClaims {
   /** One statement for the whole batch; the primary key, not a check-then-insert, decides. */
   static async claim(manager: EntityManager, group: string, eventIds: string[]): Promise<ProcessedEventClaims> {
     if (eventIds.length === 0) return new ProcessedEventClaims(new Set());
-    const rows: Array<{ event_id: string }> = await manager.query(
+    const rows = await preparedQuery<{ event_id: string }>(
+      manager,
       `INSERT INTO processed_events ("group", event_id)
        SELECT $1, id FROM unnest($2::varchar[]) AS id
        ON CONFLICT ("group", event_id) DO NOTHING

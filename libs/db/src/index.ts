@@ -6,3 +6,4 @@ export * from './pg-errors';
 export * from './database.module';
 export * from './migrations';
 export * from './pool-query';
+export * from './statement-name';

@@ -1,4 +1,6 @@
 import { EntityManager } from 'typeorm';
+// By path: @app/db's entity list imports @app/outbox, and a cycle through its index would leave this undefined.
+import { statementName } from '../../db/src/statement-name';
 
 /**
  * Runs one statement and returns its rows. Every outbox statement returns rows (SELECT, or a CTE around
@@ -11,7 +13,8 @@ export const managerRows =
   (sql, params) =>
     manager.query(sql, params);
 
+/** On a plain pg client (the relay's lane connection), each statement prepared once on that connection. */
 export const clientRows =
-  (client: { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }> }): QueryRows =>
+  (client: { query(statement: { name: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }> }): QueryRows =>
   async <T>(sql: string, params?: unknown[]) =>
-    (await client.query(sql, params)).rows as T[];
+    (await client.query({ name: statementName(sql), text: sql, values: params })).rows as T[];

@@ -1,3 +1,4 @@
+import { preparedQuery } from '@app/db';
 import { DataSource, EntityManager } from 'typeorm';
 import { LedgerEntryKind } from './ledger-entry.entity';
 
@@ -16,7 +17,8 @@ export interface NewLedgerEntry {
  * holding the dedupe rows). Used as a BatchWriter: the runtime calls it once per transaction.
  */
 export async function insertLedgerEntries(manager: EntityManager, entries: NewLedgerEntry[]): Promise<void> {
-  await manager.query(
+  await preparedQuery(
+    manager,
     `INSERT INTO ledger_entries (event_id, order_id, customer_id, kind, amount, currency)
      SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::bigint[], $6::char(3)[])`,
     [
