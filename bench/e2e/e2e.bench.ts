@@ -18,6 +18,10 @@ import { ms, summary } from '../lib/stats';
 
 const RATE = Number(process.env.BENCH_RATE || 500);
 const SECONDS = Number(process.env.BENCH_SECONDS || 20);
+// Warm-up through the whole path at half the rate, so that the measured part runs on JIT-compiled code.
+const WARMUP = Number(process.env.BENCH_WARMUP || 2_000);
+// Node flags for the three apps (heap limits, or --cpu-prof with --cpu-prof-dir for profiles).
+const NODE_OPTIONS = (process.env.BENCH_E2E_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
 const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 
 async function main(): Promise<void> {
@@ -34,16 +38,16 @@ async function main(): Promise<void> {
   writeFileSync(sourcesFile, JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic, aggregateIdPath: 'data.orderId' }]));
   const port = 3600 + Math.floor(Math.random() * 300);
   const common = { DATABASE_URL: url, KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: 'warn', METRICS_PORT: '0' };
-  const ingress = spawnBuilt('dist/apps/ingress/src/main.js', { ...common, HOOKRAIL_SOURCES: sourcesFile, ADMIN_TOKEN: randomBytes(16).toString('hex'), PORT: String(port) });
-  const relay = spawnBuilt('dist/apps/relay/src/main.js', common);
-  const consumers = spawnBuilt('dist/apps/consumers/src/main.js', { ...common, CONSUMER_GROUPS: 'ledger', KAFKA_NAMESPACE: namespace, DEAD_LETTER_STORE: 'false' });
+  const ingress = spawnBuilt('dist/apps/ingress/src/main.js', { ...common, HOOKRAIL_SOURCES: sourcesFile, ADMIN_TOKEN: randomBytes(16).toString('hex'), PORT: String(port) }, NODE_OPTIONS);
+  const relay = spawnBuilt('dist/apps/relay/src/main.js', common, NODE_OPTIONS);
+  const consumers = spawnBuilt('dist/apps/consumers/src/main.js', { ...common, CONSUMER_GROUPS: 'ledger', KAFKA_NAMESPACE: namespace, DEAD_LETTER_STORE: 'false' }, NODE_OPTIONS);
   const db = new Client({ connectionString: url });
   try {
     await waitHttp(port, '/healthz', 60_000);
     await db.connect();
-    const requests = signedRequests(secret, 200 + RATE * SECONDS);
-    await fixedRate(port, requests.slice(0, 200), 50); // warm-up through the whole path
-    const load = await fixedRate(port, requests.slice(200), RATE);
+    const requests = signedRequests(secret, WARMUP + RATE * SECONDS);
+    await fixedRate(port, requests.slice(0, WARMUP), Math.max(1, RATE / 2));
+    const load = await fixedRate(port, requests.slice(WARMUP), RATE);
     const total = requests.length;
     const deadline = Date.now() + 180_000;
     for (;;) {
@@ -55,7 +59,8 @@ async function main(): Promise<void> {
     const { rows } = await db.query<{ ms: number }>(
       `SELECT EXTRACT(EPOCH FROM (p.processed_at - e.received_at)) * 1000 AS ms
          FROM inbound_events e JOIN processed_events p ON p.event_id = e.id::text AND p."group" = 'ledger'
-        ORDER BY e.received_at OFFSET 200`,
+        ORDER BY e.received_at OFFSET $1`,
+      [WARMUP],
     );
     const e2e = summary(rows.map((row) => Number(row.ms)));
     const http = summary(load.latenciesMs);
