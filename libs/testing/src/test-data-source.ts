@@ -1,5 +1,6 @@
 import { connect } from '@app/db';
 import { JOB_LOCK_SPACE } from '@app/jobs';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { waitFor } from './wait-for';
@@ -32,4 +33,26 @@ export async function waitForJobLock(dataSource: DataSource): Promise<void> {
     async () => (await dataSource.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = $1`, [JOB_LOCK_SPACE])).length === 1,
     { what: 'a run to hold the job lock' },
   );
+}
+
+export interface RowLock {
+  /** The locking connection, inside its open transaction. */
+  client: Client;
+  /** Commits the transaction (releasing the locks) and closes the connection. */
+  commit(): Promise<void>;
+}
+
+/** Opens a transaction on a connection of its own and runs `lockingSql` (a `SELECT … FOR UPDATE`) in it. */
+export async function lockRows(url: string, lockingSql: string): Promise<RowLock> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(lockingSql);
+  return {
+    client,
+    commit: async () => {
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
 }

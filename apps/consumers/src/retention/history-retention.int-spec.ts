@@ -1,6 +1,5 @@
 import { JobHeartbeatRepository } from '@app/jobs';
-import { useTestDataSource, waitFor } from '@app/testing';
-import { Client } from 'pg';
+import { lockRows, useTestDataSource, waitFor } from '@app/testing';
 import { HISTORY_RETENTION_JOB, pruneHistory } from './history-retention';
 
 describe('history retention', () => {
@@ -38,10 +37,7 @@ describe('history retention', () => {
     await task('recent-done', 'done', 1);
 
     // A replay is about to reset a dead task: holding its row lock keeps the first run inside its delete.
-    const replay = new Client({ connectionString: db.database.url });
-    await replay.connect();
-    await replay.query('BEGIN');
-    await replay.query(`SELECT id FROM agent_tasks WHERE event_id = 'old-dead-replayed' FOR UPDATE`);
+    const replay = await lockRows(db.database.url, `SELECT id FROM agent_tasks WHERE event_id = 'old-dead-replayed' FOR UPDATE`);
 
     const settings = { retentionSeconds: 30 * 86_400, batchSize: 2 };
     const first = pruneHistory(db.dataSource, settings);
@@ -50,9 +46,8 @@ describe('history retention', () => {
     });
     expect(await pruneHistory(db.dataSource, settings)).toEqual({ ran: false, reason: 'locked' });
 
-    await replay.query(`UPDATE agent_tasks SET state = 'pending' WHERE event_id = 'old-dead-replayed'`);
-    await replay.query('COMMIT');
-    await replay.end();
+    await replay.client.query(`UPDATE agent_tasks SET state = 'pending' WHERE event_id = 'old-dead-replayed'`);
+    await replay.commit();
     expect(await first).toEqual({ ran: true, affected: 7, deleted: { notifications: 3, agent_tasks: 4 } });
 
     expect(await eventIds('notifications')).toEqual(['old-sending', 'recent-sent']);

@@ -1,6 +1,5 @@
 import { JobHeartbeatRepository } from '@app/jobs';
-import { useTestDataSource, waitForJobLock } from '@app/testing';
-import { Client } from 'pg';
+import { lockRows, useTestDataSource, waitForJobLock } from '@app/testing';
 import { InboundEventRepository } from '../events/inbound-event.repository';
 import { INBOUND_EVENTS_RETENTION_JOB, pruneInboundEvents } from './inbound-events-retention';
 
@@ -27,18 +26,14 @@ describe('inbound events retention', () => {
     await db.dataSource.query(`INSERT INTO outbox (lane, event_id, topic, key, value, headers, failed_at) VALUES (0, $1, 't', 'k', '{}', '{}', now())`, [old.id]);
 
     // Hold a row lock on one expired row, so that the first run is still deleting when the second one starts.
-    const blocker = new Client({ connectionString: db.database.url });
-    await blocker.connect();
-    await blocker.query('BEGIN');
-    await blocker.query(`SELECT id FROM inbound_events WHERE sender_event_id = 'old-25' FOR UPDATE`);
+    const blocker = await lockRows(db.database.url, `SELECT id FROM inbound_events WHERE sender_event_id = 'old-25' FOR UPDATE`);
 
     const settings = { retentionSeconds: 30 * 86_400, batchSize: 10 };
     const first = pruneInboundEvents(db.dataSource, settings);
     await waitForJobLock(db.dataSource);
     expect(await pruneInboundEvents(db.dataSource, settings)).toEqual({ ran: false, reason: 'locked' });
 
-    await blocker.query('COMMIT');
-    await blocker.end();
+    await blocker.commit();
     expect(await first).toEqual({ ran: true, affected: 25 });
 
     expect(await senderIds()).toEqual(['recent-1', 'recent-2', 'recent-3']);

@@ -1,6 +1,5 @@
 import { JobHeartbeatRepository } from '@app/jobs';
-import { useTestDataSource, waitForJobLock } from '@app/testing';
-import { Client } from 'pg';
+import { lockRows, useTestDataSource, waitForJobLock } from '@app/testing';
 import { OUTBOX_RETENTION_JOB, pruneOutbox } from './outbox-retention';
 
 describe('outbox retention', () => {
@@ -25,10 +24,7 @@ describe('outbox retention', () => {
     await db.dataSource.query(`UPDATE outbox SET created_at = now() - interval '1 day' WHERE published_at IS NULL`);
 
     // Hold a row lock on one expired row, so that the first run is still deleting when the second one starts.
-    const blocker = new Client({ connectionString: db.database.url });
-    await blocker.connect();
-    await blocker.query('BEGIN');
-    await blocker.query(`SELECT id FROM outbox WHERE published_at < now() - interval '1 hour' ORDER BY published_at DESC LIMIT 1 FOR UPDATE`);
+    const blocker = await lockRows(db.database.url, `SELECT id FROM outbox WHERE published_at < now() - interval '1 hour' ORDER BY published_at DESC LIMIT 1 FOR UPDATE`);
 
     const settings = { retentionSeconds: 3600, batchSize: 10 };
     const first = pruneOutbox(db.dataSource, settings);
@@ -36,8 +32,7 @@ describe('outbox retention', () => {
     const second = await pruneOutbox(db.dataSource, settings);
     expect(second).toEqual({ ran: false, reason: 'locked' });
 
-    await blocker.query('COMMIT');
-    await blocker.end();
+    await blocker.commit();
     expect(await first).toEqual({ ran: true, affected: 25 });
 
     expect(await countRows(`published_at < now() - interval '1 hour'`)).toBe(0);
