@@ -1,7 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { statementName } from './statement-name';
 
-interface PgPool {
+/** A pg Pool or Client: both take a named statement. */
+interface PgQueryable {
   query(statement: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
@@ -12,13 +13,9 @@ interface PgPool {
  * `dataSource.query` or a transaction's manager.
  */
 export async function poolQuery<T>(dataSource: DataSource, sql: string, params: unknown[]): Promise<T[]> {
-  const pool = (dataSource.driver as unknown as { master: PgPool }).master;
+  const pool = (dataSource.driver as unknown as { master: PgQueryable }).master;
   const result = await pool.query({ name: statementName(sql), text: sql, values: params });
   return result.rows as T[];
-}
-
-interface PgClient {
-  query(statement: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 /**
@@ -29,7 +26,7 @@ interface PgClient {
 export async function preparedQuery<T>(manager: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
   const runner = manager.queryRunner;
   if (!runner) return manager.query(sql, params);
-  const client = (await runner.connect()) as PgClient;
+  const client = (await runner.connect()) as PgQueryable;
   const result = await client.query({ name: statementName(sql), text: sql, values: params });
   return result.rows as T[];
 }
