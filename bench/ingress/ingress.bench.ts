@@ -8,7 +8,7 @@
 import 'reflect-metadata';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -41,10 +41,14 @@ function pgbench(url: string, args: string[]): string {
   const script = path.join(dir, 'insert.sql');
   writeFileSync(script, `INSERT INTO pgbench_single_insert (payload) VALUES ('{"type":"shop.order.placed.v1","orderId":"ord_1","amount":4200}');\n`);
   const parsed = new URL(url);
-  return execFileSync('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', ...args, '-f', script, '-h', parsed.hostname, '-p', parsed.port || '5432', '-U', parsed.username || 'postgres', parsed.pathname.slice(1)], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
+  try {
+    return execFileSync('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', ...args, '-f', script, '-h', parsed.hostname, '-p', parsed.port || '5432', '-U', parsed.username || 'postgres', parsed.pathname.slice(1)], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function pgbenchTps(url: string): number {
@@ -57,11 +61,15 @@ function pgbenchTps(url: string): number {
 /** pgbench at a fixed rate: every transaction's latency (ms) from its per-transaction log, the floor under the ingress's. */
 function pgbenchLatenciesMs(url: string, rate: number, seconds: number): number[] {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-pgbench-log-'));
-  pgbench(url, ['-R', String(rate), '-T', String(seconds), '--log', `--log-prefix=${path.join(dir, 'tx')}`]);
-  return readdirSync(dir)
-    .flatMap((file) => readFileSync(path.join(dir, file), 'utf8').split('\n'))
-    .filter(Boolean)
-    .map((line) => Number(line.split(' ')[2]) / 1000);
+  try {
+    pgbench(url, ['-R', String(rate), '-T', String(seconds), '--log', `--log-prefix=${path.join(dir, 'tx')}`]);
+    return readdirSync(dir)
+      .flatMap((file) => readFileSync(path.join(dir, file), 'utf8').split('\n'))
+      .filter(Boolean)
+      .map((line) => Number(line.split(' ')[2]) / 1000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function countStatuses(statuses: Map<number, number>): string {
