@@ -1,11 +1,14 @@
 // npm run bench:relay — the relay's throughput and latency against the local Postgres and Kafka.
-//   1. drain a 200k-row backlog with one relay process: events/s, and the relay's peak RSS;
-//   2. the raw kafkajs producer ceiling for the same messages, same producer settings: events/s and the ratio;
-//   3. steady state at 500 events/s, one event per transaction: p50/p99 from outbox insert to broker ack.
+//   1. steady state at 500 events/s, one event per transaction, after a warm-up: p50/p99 from outbox insert to ack;
+//   2. drain a 200k-row backlog with one relay process: events/s, and the relay's peak RSS;
+//   3. the raw kafkajs producer ceiling for the same messages, same producer settings: events/s and the ratio;
+//   4. the same backlog again, drained by one relay process per core (BENCH_SCALE_RELAYS, one drain loop each):
+//      how the relay scales out where one Node.js thread is the limit.
 // The relay runs compiled (npm run build first, like production); BENCH_SKIP_BUILD=1 reuses dist/.
 // Environment: BENCH_DATABASE_URL (a database it drops and recreates; default hookrail_bench_relay on the local
-// server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_RATE (500), BENCH_STEADY_SECONDS (20), BENCH_RELAY_NODE_OPTIONS
-// (Node flags for the relay process only, e.g. --max-old-space-size=96 or --cpu-prof).
+// server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_SCALE_RELAYS (the number of cores; 0 skips step 4),
+// BENCH_RATE (500), BENCH_WARMUP_SECONDS (5), BENCH_STEADY_SECONDS (20), BENCH_RELAY_NODE_OPTIONS (Node flags for
+// the relay processes only, e.g. --max-old-space-size=96 or --cpu-prof). RELAY_* variables reach the relays.
 import 'reflect-metadata';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
@@ -13,6 +16,7 @@ import { addToOutbox, notifyOutbox, OutboxNotifier } from '@app/outbox';
 import { cleanEnv, waitFor } from '@app/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Partitioners } from 'kafkajs';
 import { Client } from 'pg';
@@ -25,6 +29,8 @@ const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const BACKLOG = Number(process.env.BENCH_BACKLOG || 200_000);
 const RATE = Number(process.env.BENCH_RATE || 500);
 const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS || 20);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+const SCALE_RELAYS = Number(process.env.BENCH_SCALE_RELAYS ?? availableParallelism());
 
 async function recreateDatabase(): Promise<void> {
   const admin = new Client({ connectionString: withDatabase(DATABASE_URL, 'postgres') });
@@ -35,20 +41,61 @@ async function recreateDatabase(): Promise<void> {
   await migrate(DATABASE_URL);
 }
 
-async function published(dataSource: DataSource): Promise<{ done: number; first: Date | null; last: Date | null }> {
-  const [row] = await dataSource.query(`SELECT count(*)::int AS done, min(published_at) AS first, max(published_at) AS last FROM outbox WHERE published_at IS NOT NULL`);
+/** True once no row waits: one probe of the unpublished-rows index, cheap enough to poll while the relay drains. */
+async function drained(dataSource: DataSource): Promise<boolean> {
+  const rows = await dataSource.query(`SELECT 1 FROM outbox WHERE published_at IS NULL ORDER BY lane, id LIMIT 1`);
+  return rows.length === 0;
+}
+
+/** First and last acknowledgement; a full scan, so only once the drain is over. */
+async function publishedSpan(dataSource: DataSource): Promise<{ first: Date; last: Date }> {
+  const [row] = await dataSource.query(`SELECT min(published_at) AS first, max(published_at) AS last FROM outbox`);
   return row;
 }
 
 const root = path.resolve(__dirname, '../..');
 
-/** The relay as it runs in production: compiled JavaScript (npm run build), no TypeScript loader in memory. */
-/** The compiled relay; BENCH_RELAY_NODE_OPTIONS go on its command line (so that --cpu-prof works too). */
-function startCompiledRelay(env: NodeJS.ProcessEnv): { child: ChildProcess; exited: Promise<number | null> } {
-  if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+interface RelayProcess {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+/**
+ * The relay as it runs in production: compiled JavaScript (npm run build), no TypeScript loader in memory.
+ * BENCH_RELAY_NODE_OPTIONS go on its command line (so that --cpu-prof works too).
+ */
+function startCompiledRelay(env: NodeJS.ProcessEnv): RelayProcess {
   const nodeFlags = (process.env.BENCH_RELAY_NODE_OPTIONS || '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeFlags, 'dist/apps/relay/src/main.js'], { cwd: root, env, stdio: ['ignore', process.env.BENCH_RELAY_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
   return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+}
+
+async function stopRelay(relay: RelayProcess): Promise<void> {
+  relay.child.kill('SIGTERM');
+  const code = await relay.exited;
+  if (code !== 0) throw new Error(`relay exited with ${code}`);
+}
+
+/** A fresh backlog of `BACKLOG` unpublished rows, vacuumed and analysed like a table that has been in use. */
+async function writeBacklog(dataSource: DataSource, topic: string): Promise<number> {
+  const started = Date.now();
+  await dataSource.query('TRUNCATE outbox');
+  await insertBacklog(dataSource, topic, BACKLOG);
+  await dataSource.query('VACUUM ANALYZE outbox');
+  return (Date.now() - started) / 1000;
+}
+
+/** Starts `count` relays on a full backlog and waits until it is drained; events/s from the first to the last ack. */
+async function drainWith(dataSource: DataSource, count: number, env: NodeJS.ProcessEnv): Promise<{ relays: RelayProcess[]; rate: number; seconds: number }> {
+  const relays = Array.from({ length: count }, () => startCompiledRelay(env));
+  const exitedEarly = Promise.race(relays.map((relay) => relay.exited)).then((code) =>
+    Promise.reject(new Error(`a relay exited (code ${code}) before the backlog drained`)),
+  );
+  exitedEarly.catch(() => undefined);
+  await Promise.race([waitFor(() => drained(dataSource), { timeoutMs: 600_000, intervalMs: 200, what: 'the backlog drained' }), exitedEarly]);
+  const { first, last } = await publishedSpan(dataSource);
+  const seconds = (last.getTime() - first.getTime()) / 1000;
+  return { relays, rate: BACKLOG / seconds, seconds };
 }
 
 /** The same messages through a bare kafkajs producer with the relay's settings, 1000 per sendBatch. */
@@ -65,10 +112,28 @@ async function rawProducerRate(dataSource: DataSource, topic: string): Promise<n
   return rows.length / seconds;
 }
 
-/** One event per transaction at `rate`/s for `seconds`, up to 16 at a time; returns insert→ack percentiles (ms). */
+/**
+ * One event per transaction at `rate`/s for the warm-up and then for `seconds`, up to 16 at a time; returns the
+ * insert→ack percentiles (ms) of the events after the warm-up.
+ */
 async function steadyState(dataSource: DataSource, topic: string): Promise<{ p50: number; p99: number; max: number; achieved: number }> {
   await dataSource.query('TRUNCATE outbox');
+  await offer(dataSource, topic, RATE * WARMUP_SECONDS);
+  await waitFor(() => drained(dataSource), { timeoutMs: 60_000, what: 'warm-up rows published' });
+  const [{ after }] = await dataSource.query(`SELECT coalesce(max(id), 0) AS after FROM outbox`);
   const total = RATE * STEADY_SECONDS;
+  const achieved = await offer(dataSource, topic, total);
+  await waitFor(() => drained(dataSource), { timeoutMs: 60_000, what: 'steady-state rows published' });
+  const [row] = await dataSource.query(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, max(ms)::float8 AS max
+       FROM (SELECT extract(epoch FROM published_at - created_at) * 1000 AS ms FROM outbox WHERE id > $1) AS latency`,
+    [after],
+  );
+  return { p50: row.p50, p99: row.p99, max: row.max, achieved };
+}
+
+/** Writes `total` events at RATE/s, one per transaction, up to 16 at a time; returns the rate achieved. */
+async function offer(dataSource: DataSource, topic: string, total: number): Promise<number> {
   const started = Date.now();
   const inFlight = new Set<Promise<void>>();
   const notifier = new OutboxNotifier(() => notifyOutbox(dataSource));
@@ -83,13 +148,7 @@ async function steadyState(dataSource: DataSource, topic: string): Promise<{ p50
     inFlight.add(insert);
   }
   await Promise.all(inFlight);
-  const achieved = total / ((Date.now() - started) / 1000);
-  await waitFor(async () => (await published(dataSource)).done === total, { timeoutMs: 60_000, what: 'steady-state rows published' });
-  const [row] = await dataSource.query(
-    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, max(ms)::float8 AS max
-       FROM (SELECT extract(epoch FROM published_at - created_at) * 1000 AS ms FROM outbox) AS latency`,
-  );
-  return { p50: row.p50, p99: row.p99, max: row.max, achieved };
+  return total / ((Date.now() - started) / 1000);
 }
 
 async function main(): Promise<void> {
@@ -99,50 +158,58 @@ async function main(): Promise<void> {
   const kafka = createKafka('hookrail-bench', BROKERS);
   await ensureTopics(kafka, [{ topic, numPartitions: 6 }]);
   const log = (line: string) => process.stdout.write(`bench:relay: ${line}\n`);
+  if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  const relayEnv = cleanEnv({ DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), METRICS_PORT: '0', LOG_LEVEL: 'warn' });
 
-  let relay: ReturnType<typeof startCompiledRelay> | undefined;
+  const running: RelayProcess[] = [];
   try {
-    const insertStarted = Date.now();
-    await insertBacklog(dataSource, topic, BACKLOG);
-    await dataSource.query('VACUUM ANALYZE outbox');
-    log(`backlog of ${BACKLOG} rows written in ${((Date.now() - insertStarted) / 1000).toFixed(1)} s`);
+    // The steady state first, on a quiet box: after the drains the broker and Postgres still write back hundreds of
+    // megabytes for a while, which is a different measurement.
+    running.push(startCompiledRelay(relayEnv));
+    const steady = await steadyState(dataSource, topic);
+    const steadyRss = peakRssMb(running[0].child.pid!);
+    log(
+      `steady state (after ${WARMUP_SECONDS} s of warm-up): ${Math.round(steady.achieved)} events/s offered for ${STEADY_SECONDS} s, ` +
+        `insert→ack p50 ${steady.p50.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms, max ${steady.max.toFixed(1)} ms; relay peak RSS ${steadyRss.toFixed(0)} MB`,
+    );
+    await stopRelay(running.pop()!);
 
-    const relayEnv = cleanEnv({ DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), METRICS_PORT: '0', LOG_LEVEL: 'warn' });
-    relay = startCompiledRelay(relayEnv);
-    const drainStarted = Date.now();
-    const exitedEarly = relay.exited.then((code) => Promise.reject(new Error(`the relay exited (code ${code}) before the backlog drained`)));
-    await Promise.race([waitFor(async () => (await published(dataSource)).done === BACKLOG, { timeoutMs: 600_000, intervalMs: 200, what: 'the backlog drained' }), exitedEarly]);
-    exitedEarly.catch(() => undefined);
-    const wall = (Date.now() - drainStarted) / 1000;
-    const { first, last } = await published(dataSource);
-    const drainSeconds = (last!.getTime() - first!.getTime()) / 1000;
-    const drainRate = BACKLOG / drainSeconds;
-    const drainRss = peakRssMb(relay.child.pid!);
-    log(`drain: ${BACKLOG} rows in ${drainSeconds.toFixed(2)} s from first to last ack = ${Math.round(drainRate)} events/s (${wall.toFixed(1)} s wall incl. process start)`);
+    log(`backlog of ${BACKLOG} rows written in ${(await writeBacklog(dataSource, topic)).toFixed(1)} s`);
+    const single = await drainWith(dataSource, 1, relayEnv);
+    running.push(...single.relays);
+    const drainRss = peakRssMb(single.relays[0].child.pid!);
+    log(`drain, one relay: ${BACKLOG} rows in ${single.seconds.toFixed(2)} s from first to last ack = ${Math.round(single.rate)} events/s; relay peak RSS ${drainRss.toFixed(0)} MB`);
+    await stopRelay(running.pop()!);
 
     const rawRate = await rawProducerRate(dataSource, topic);
-    log(`raw kafkajs producer, same messages and settings: ${Math.round(rawRate)} events/s; relay/raw = ${(drainRate / rawRate).toFixed(2)}`);
+    log(`raw kafkajs producer, same messages and settings: ${Math.round(rawRate)} events/s; relay/raw = ${(single.rate / rawRate).toFixed(2)}`);
 
-    const steady = await steadyState(dataSource, topic);
-    const peakRss = peakRssMb(relay.child.pid!);
-    log(`steady state: ${Math.round(steady.achieved)} events/s offered, insert→ack p50 ${steady.p50.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms, max ${steady.max.toFixed(1)} ms`);
-    log(`relay peak RSS: ${drainRss.toFixed(0)} MB after the drain, ${peakRss.toFixed(0)} MB overall`);
+    let scaled: { rate: number; rssMb: number } | undefined;
+    if (SCALE_RELAYS > 0) {
+      await writeBacklog(dataSource, topic);
+      const scale = await drainWith(dataSource, SCALE_RELAYS, { ...relayEnv, RELAY_LOOPS: '1' });
+      running.push(...scale.relays);
+      scaled = { rate: scale.rate, rssMb: Math.max(...scale.relays.map((relay) => peakRssMb(relay.child.pid!))) };
+      log(
+        `drain, ${SCALE_RELAYS} relays (one loop each): ${BACKLOG} rows in ${scale.seconds.toFixed(2)} s = ${Math.round(scale.rate)} events/s` +
+          ` (${(scale.rate / single.rate).toFixed(2)}× one relay, ${(scale.rate / rawRate).toFixed(2)}× the raw producer); peak RSS ${scaled.rssMb.toFixed(0)} MB per relay`,
+      );
+      for (const relay of running.splice(0)) await stopRelay(relay);
+    }
 
-    relay.child.kill('SIGTERM');
-    const code = await relay.exited;
-    if (code !== 0) throw new Error(`relay exited with ${code}`);
     console.log(
       JSON.stringify({
         backlog: BACKLOG,
-        drainEventsPerSecond: Math.round(drainRate),
+        drainEventsPerSecond: Math.round(single.rate),
         rawProducerEventsPerSecond: Math.round(rawRate),
-        relayToRaw: Number((drainRate / rawRate).toFixed(2)),
-        steady: { rate: RATE, p50Ms: Number(steady.p50.toFixed(1)), p99Ms: Number(steady.p99.toFixed(1)) },
-        relayPeakRssMb: Math.round(peakRss),
+        relayToRaw: Number((single.rate / rawRate).toFixed(2)),
+        scaleOut: scaled && { relays: SCALE_RELAYS, eventsPerSecond: Math.round(scaled.rate), peakRssMbPerRelay: Math.round(scaled.rssMb) },
+        steady: { rate: RATE, p50Ms: Number(steady.p50.toFixed(1)), p99Ms: Number(steady.p99.toFixed(1)), relayPeakRssMb: Math.round(steadyRss) },
+        relayPeakRssMb: Math.round(drainRss),
       }),
     );
   } finally {
-    if (relay?.child.exitCode === null) relay.child.kill('SIGKILL');
+    for (const relay of running) if (relay.child.exitCode === null) relay.child.kill('SIGKILL');
     const admin = kafka.admin();
     await admin.connect();
     await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);

@@ -6,7 +6,8 @@ import { IsInt, IsNotEmpty, IsString, Max, Min } from 'class-validator';
 export class RelayEnv extends BaseEnv {
   /**
    * Drain loops per relay process, each with its own connection, lanes and producer: one loop's database work
-   * overlaps another's produce request. Every loop counts as one member when lanes are shared out.
+   * overlaps another's produce request. Every loop counts as one member when lanes are shared out. The loops share
+   * one JavaScript thread: to use more cores, run more relay processes.
    */
   @Type(() => Number)
   @IsInt()
