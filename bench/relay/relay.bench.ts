@@ -17,10 +17,10 @@ import { cleanEnv, waitFor } from '@app/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import { Partitioners } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { root, stop } from '../lib/ingress-fixtures';
 import { peakRssMb } from '../lib/process-memory';
 import { AGGREGATES, benchEvent, insertBacklog } from './bench-events';
 
@@ -53,8 +53,6 @@ async function publishedSpan(dataSource: DataSource): Promise<{ first: Date; las
   return row;
 }
 
-const root = path.resolve(__dirname, '../..');
-
 interface RelayProcess {
   child: ChildProcess;
   exited: Promise<number | null>;
@@ -70,10 +68,10 @@ function startCompiledRelay(env: NodeJS.ProcessEnv): RelayProcess {
   return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
 
+/** SIGTERM, as an orchestrator stops it: the relay must finish its batch and exit cleanly. */
 async function stopRelay(relay: RelayProcess): Promise<void> {
-  relay.child.kill('SIGTERM');
-  const code = await relay.exited;
-  if (code !== 0) throw new Error(`relay exited with ${code}`);
+  await stop(relay.child);
+  if (relay.child.exitCode !== 0) throw new Error(`relay exited with ${relay.child.exitCode ?? relay.child.signalCode}`);
 }
 
 /** A fresh backlog of `BACKLOG` unpublished rows, vacuumed and analysed like a table that has been in use. */
