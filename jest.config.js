@@ -8,7 +8,11 @@ const moduleNameMapper = Object.fromEntries(
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/{apps,libs,scripts}/**/*.spec.ts', '<rootDir>/{apps,libs,scripts}/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: [
+    '<rootDir>/{apps,libs,scripts}/**/*.spec.ts',
+    '<rootDir>/{apps,libs,scripts}/**/*.int-spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+  ],
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
       currency: 'EUR',
       lineItems: [{ sku: 'notebook', quantity: 2, unitAmount: 2100 }],
       note: 'Please gift wrap',
-      ...(type === 'shop.order.paid.v1' ? { paymentId: `pay_${randomBytes(4).toString('hex')}`, paidAt: new Date().toISOString() } : {}),
+      ...(type === 'shop.order.paid.v1'
+        ? { paymentId: `pay_${randomBytes(4).toString('hex')}`, paidAt: new Date().toISOString() }
+        : {}),
     },
   });
   const id = `msg_${randomBytes(8).toString('hex')}`;

@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   process.env.HOOKRAIL_SOURCES ||= path.join(root, 'config/sources.example.json');
   if (!process.env.SHOP_WEBHOOK_SECRET) {
     process.env.SHOP_WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
-    console.log(`start: SHOP_WEBHOOK_SECRET was not set; this run's secret for the "shop" source is ${process.env.SHOP_WEBHOOK_SECRET}`);
+    console.log(
+      `start: SHOP_WEBHOOK_SECRET was not set; this run's secret for the "shop" source is ${process.env.SHOP_WEBHOOK_SECRET}`,
+    );
   }
   if (!process.env.ADMIN_TOKEN) {
     process.env.ADMIN_TOKEN = randomBytes(24).toString('hex');
@@ -44,8 +46,12 @@ async function main(): Promise<void> {
       { command: 'npm run --silent start:relay', name: 'relay', prefixColor: 'magenta' },
       { command: 'npm run --silent start:consumers', name: 'consumers', prefixColor: 'green' },
       // The notifier and the agent talk to these development servers unless a real provider or model is configured.
-      ...(process.env.EMAIL_PROVIDER_URL ? [] : [{ command: 'npm run --silent dev:email-provider', name: 'email', prefixColor: 'yellow' }]),
-      ...(process.env.MODEL_BASE_URL ? [] : [{ command: 'npm run --silent dev:model', name: 'model', prefixColor: 'blue' }]),
+      ...(process.env.EMAIL_PROVIDER_URL
+        ? []
+        : [{ command: 'npm run --silent dev:email-provider', name: 'email', prefixColor: 'yellow' }]),
+      ...(process.env.MODEL_BASE_URL
+        ? []
+        : [{ command: 'npm run --silent dev:model', name: 'model', prefixColor: 'blue' }]),
     ],
     { prefix: 'name', killOthersOn: ['failure'], cwd: root },
   );

@@ -17,54 +17,94 @@ describe('the three apps as processes', () => {
 
   afterAll(() => database.drop());
 
-  it.each(['ingress', 'relay', 'consumers'] as const)('%s exits 1 with one line naming a missing DATABASE_URL', async (app) => {
-    const child = AppProcess.start(app, cleanEnv({ HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
-    const { code } = await child.exited;
-    expect(code).toBe(1);
-    expect(child.stderr.trim().split('\n')).toEqual([`${app}: configuration error: DATABASE_URL is required but not set`]);
-  });
+  it.each(['ingress', 'relay', 'consumers'] as const)(
+    '%s exits 1 with one line naming a missing DATABASE_URL',
+    async (app) => {
+      const child = AppProcess.start(app, cleanEnv({ HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
+      const { code } = await child.exited;
+      expect(code).toBe(1);
+      expect(child.stderr.trim().split('\n')).toEqual([
+        `${app}: configuration error: DATABASE_URL is required but not set`,
+      ]);
+    },
+  );
 
   it.each(['ingress', 'relay', 'consumers'] as const)('%s exits 1 naming a malformed DATABASE_URL', async (app) => {
-    const child = AppProcess.start(app, cleanEnv({ DATABASE_URL: 'not a url', HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
+    const child = AppProcess.start(
+      app,
+      cleanEnv({ DATABASE_URL: 'not a url', HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }),
+    );
     const { code } = await child.exited;
     expect(code).toBe(1);
     expect(child.stderr.trim()).toMatch(new RegExp(`^${app}: configuration error: DATABASE_URL is invalid: [^\\n]+$`));
   });
 
-  it.each(['relay', 'consumers'] as const)('%s logs that it started and stops cleanly on SIGTERM', async (app) => {
-    const child = AppProcess.start(app, cleanEnv({ DATABASE_URL: database.url }));
-    await child.waitForLog(`${app} started`);
-    child.signal('SIGTERM');
-    expect(await child.exited).toEqual({ code: 0, signal: null });
-    expect(child.logged('stopped')).toBe(true);
-  }, BOOT_TEST_TIMEOUT_MS);
+  it.each(['relay', 'consumers'] as const)(
+    '%s logs that it started and stops cleanly on SIGTERM',
+    async (app) => {
+      const child = AppProcess.start(app, cleanEnv({ DATABASE_URL: database.url }));
+      await child.waitForLog(`${app} started`);
+      child.signal('SIGTERM');
+      expect(await child.exited).toEqual({ code: 0, signal: null });
+      expect(child.logged('stopped')).toBe(true);
+    },
+    BOOT_TEST_TIMEOUT_MS,
+  );
 
-  it('relay stops gracefully when Ctrl-C delivers SIGINT twice at once (terminal and process manager)', async () => {
-    const child = AppProcess.start('relay', cleanEnv({ DATABASE_URL: database.url, METRICS_PORT: '0' }));
-    await child.waitForLog('relay started');
-    child.signal('SIGINT');
-    child.signal('SIGINT');
-    expect(await child.exited).toEqual({ code: 0, signal: null });
-    expect(child.logged('stopped')).toBe(true);
-  }, BOOT_TEST_TIMEOUT_MS);
+  it(
+    'relay stops gracefully when Ctrl-C delivers SIGINT twice at once (terminal and process manager)',
+    async () => {
+      const child = AppProcess.start('relay', cleanEnv({ DATABASE_URL: database.url, METRICS_PORT: '0' }));
+      await child.waitForLog('relay started');
+      child.signal('SIGINT');
+      child.signal('SIGINT');
+      expect(await child.exited).toEqual({ code: 0, signal: null });
+      expect(child.logged('stopped')).toBe(true);
+    },
+    BOOT_TEST_TIMEOUT_MS,
+  );
 
-  it('ingress serves GET /healthz and stops cleanly on SIGTERM', async () => {
-    const port = String(20000 + (process.pid % 10000));
-    const child = AppProcess.start('ingress', cleanEnv({ DATABASE_URL: database.url, HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32), PORT: port }));
-    await child.waitForLog('ingress started');
-    const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
-    child.signal('SIGTERM');
-    expect(await child.exited).toEqual({ code: 0, signal: null });
-  }, BOOT_TEST_TIMEOUT_MS);
+  it(
+    'ingress serves GET /healthz and stops cleanly on SIGTERM',
+    async () => {
+      const port = String(20000 + (process.pid % 10000));
+      const child = AppProcess.start(
+        'ingress',
+        cleanEnv({ DATABASE_URL: database.url, HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32), PORT: port }),
+      );
+      await child.waitForLog('ingress started');
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: 'ok' });
+      child.signal('SIGTERM');
+      expect(await child.exited).toEqual({ code: 0, signal: null });
+    },
+    BOOT_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('ingress with a bad sources file', () => {
   it('exits 1 with one line naming the file and the problem', async () => {
     const sources = path.join(os.tmpdir(), `hookrail-bad-sources-${process.pid}.json`);
-    writeFileSync(sources, JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: ['env:HOOKRAIL_TEST_UNSET_SECRET'], topic: 'shop.orders' }]));
-    const child = AppProcess.start('ingress', cleanEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x', HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
+    writeFileSync(
+      sources,
+      JSON.stringify([
+        {
+          name: 'shop',
+          scheme: 'standard-webhooks',
+          secrets: ['env:HOOKRAIL_TEST_UNSET_SECRET'],
+          topic: 'shop.orders',
+        },
+      ]),
+    );
+    const child = AppProcess.start(
+      'ingress',
+      cleanEnv({
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x',
+        HOOKRAIL_SOURCES: sources,
+        ADMIN_TOKEN: 'a'.repeat(32),
+      }),
+    );
     expect((await child.exited).code).toBe(1);
     expect(child.stderr.trim().split('\n')).toEqual([
       `ingress: configuration error: HOOKRAIL_SOURCES ${sources}: source #1 (shop): secrets[0] refers to environment variable HOOKRAIL_TEST_UNSET_SECRET, which is not set`,
@@ -73,10 +113,22 @@ describe('ingress with a bad sources file', () => {
 
   it('exits 1 naming a standard-webhooks secret that is not valid base64', async () => {
     const sources = path.join(os.tmpdir(), `hookrail-bad-secret-${process.pid}.json`);
-    writeFileSync(sources, JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: ['whsec_%%%'], topic: 'shop.orders' }]));
-    const child = AppProcess.start('ingress', cleanEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x', HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
+    writeFileSync(
+      sources,
+      JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: ['whsec_%%%'], topic: 'shop.orders' }]),
+    );
+    const child = AppProcess.start(
+      'ingress',
+      cleanEnv({
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x',
+        HOOKRAIL_SOURCES: sources,
+        ADMIN_TOKEN: 'a'.repeat(32),
+      }),
+    );
     expect((await child.exited).code).toBe(1);
-    expect(child.stderr).toMatch(/^ingress: configuration error: HOOKRAIL_SOURCES: source shop: a secret is not valid for standard-webhooks/);
+    expect(child.stderr).toMatch(
+      /^ingress: configuration error: HOOKRAIL_SOURCES: source shop: a secret is not valid for standard-webhooks/,
+    );
     expect(child.stderr).not.toContain('%%%');
   });
 });

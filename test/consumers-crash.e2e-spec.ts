@@ -28,7 +28,10 @@ describe('consumers process killed between the database commit and the offset co
 
     const survivor = AppProcess.start('consumers', cleanEnv(env));
     try {
-      await waitFor(async () => (await committedOffsets(bed.kafka, `${bed.namespace}ledger`, bed.topic))[0] === 1, { what: 'the redelivered offset committed', timeoutMs: 40_000 });
+      await waitFor(async () => (await committedOffsets(bed.kafka, `${bed.namespace}ledger`, bed.topic))[0] === 1, {
+        what: 'the redelivered offset committed',
+        timeoutMs: 40_000,
+      });
       await survivor.waitForLog('consumers started');
       expect(await entries()).toHaveLength(1);
       const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();

@@ -4,7 +4,13 @@
 // Env: BENCH_EVENTS (default 200000), BENCH_PARTITIONS (6), HOOKRAIL_BENCH_PG_URL (server to create the bench db on),
 // BENCH_CONSUMER_NODE_OPTIONS (NODE_OPTIONS of the consumers process only, e.g. --max-old-space-size=96).
 import 'reflect-metadata';
-import { CloudEvent, SHOP_ORDER_CANCELLED_V1, SHOP_ORDER_PAID_V1, SHOP_ORDER_PLACED_V1, toKafkaRecord } from '@app/contracts';
+import {
+  CloudEvent,
+  SHOP_ORDER_CANCELLED_V1,
+  SHOP_ORDER_PAID_V1,
+  SHOP_ORDER_PLACED_V1,
+  toKafkaRecord,
+} from '@app/contracts';
 import { connect, createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { freePort } from '@app/testing';
@@ -54,8 +60,18 @@ function orderEvents(count: number): CloudEvent[] {
       currency: 'EUR',
       lineItems: [{ sku: 'book', quantity: 1, unitAmount: 1000 + (index % 900) }],
     };
-    if (type === SHOP_ORDER_PAID_V1) Object.assign(data, { paymentId: `pay-${index}`, paidAt: new Date().toISOString() });
-    return { specversion: '1.0', id: randomUUID(), source: '/bench', type, time: new Date().toISOString(), datacontenttype: 'application/json', subject: orderId, data };
+    if (type === SHOP_ORDER_PAID_V1)
+      Object.assign(data, { paymentId: `pay-${index}`, paidAt: new Date().toISOString() });
+    return {
+      specversion: '1.0',
+      id: randomUUID(),
+      source: '/bench',
+      type,
+      time: new Date().toISOString(),
+      datacontenttype: 'application/json',
+      subject: orderId,
+      data,
+    };
   });
 }
 
@@ -92,7 +108,10 @@ async function rawConsumeRate(): Promise<number> {
 
 async function processedSoFar(metricsPort: number): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  return [...text.matchAll(/^hookrail_consumer_processed_total\{[^}]*\} (\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+  return [...text.matchAll(/^hookrail_consumer_processed_total\{[^}]*\} (\d+)/gm)].reduce(
+    (sum, match) => sum + Number(match[1]),
+    0,
+  );
 }
 
 /** The real consumers app (ledger group) as a child process: first processed event to the last, and its peak RSS. */
@@ -145,9 +164,12 @@ async function main(): Promise<void> {
     const raw = await rawConsumeRate();
     const ledger = await ledgerRate(build.entry);
     const dataSource = await connect({ url: databaseUrl, applicationName: 'bench-consumers', poolSize: 1 });
-    const [{ entries, dedupe }] = await dataSource.query(`SELECT (SELECT count(*) FROM ledger_entries)::int AS entries, (SELECT count(*) FROM processed_events)::int AS dedupe`);
+    const [{ entries, dedupe }] = await dataSource.query(
+      `SELECT (SELECT count(*) FROM ledger_entries)::int AS entries, (SELECT count(*) FROM processed_events)::int AS dedupe`,
+    );
     await dataSource.destroy();
-    if (entries !== EVENTS || dedupe !== EVENTS) throw new Error(`expected ${EVENTS} ledger entries and dedupe rows, found ${entries} and ${dedupe}`);
+    if (entries !== EVENTS || dedupe !== EVENTS)
+      throw new Error(`expected ${EVENTS} ledger entries and dedupe rows, found ${entries} and ${dedupe}`);
     const line = (label: string, value: string) => process.stdout.write(`${label.padEnd(44)} ${value}\n`);
     line('raw kafkajs consume (baseline)', `${Math.round(raw).toLocaleString('en')} events/s`);
     line('ledger: validate + dedupe + entry, commit', `${Math.round(ledger.rate).toLocaleString('en')} events/s`);

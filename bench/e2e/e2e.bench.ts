@@ -25,22 +25,43 @@ const NODE_OPTIONS = (process.env.BENCH_E2E_NODE_OPTIONS ?? '').split(' ').filte
 const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 
 async function main(): Promise<void> {
-  console.log(`bench:e2e on ${os.cpus().length} cores: ${RATE} webhooks/s for ${SECONDS} s through ingress, relay and the ledger\n`);
+  console.log(
+    `bench:e2e on ${os.cpus().length} cores: ${RATE} webhooks/s for ${SECONDS} s through ingress, relay and the ledger\n`,
+  );
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   const url = await freshDatabase('hookrail_bench_e2e');
   const namespace = `bench-e2e-${randomBytes(3).toString('hex')}-`;
   const topic = `${namespace}${TOPICS.shopOrders}`;
   const kafka = createKafka('hookrail-bench-e2e', brokers);
-  await ensureTopics(kafka, [topic, `${namespace}${dltTopic('ledger')}`, `${namespace}${replayTopic('ledger')}`].map((name) => ({ topic: name, numPartitions: 6 })));
+  await ensureTopics(
+    kafka,
+    [topic, `${namespace}${dltTopic('ledger')}`, `${namespace}${replayTopic('ledger')}`].map((name) => ({
+      topic: name,
+      numPartitions: 6,
+    })),
+  );
 
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   const sourcesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-e2e-')), 'sources.json');
-  writeFileSync(sourcesFile, JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic, aggregateIdPath: 'data.orderId' }]));
+  writeFileSync(
+    sourcesFile,
+    JSON.stringify([
+      { name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic, aggregateIdPath: 'data.orderId' },
+    ]),
+  );
   const port = 3600 + Math.floor(Math.random() * 300);
   const common = { DATABASE_URL: url, KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: 'warn', METRICS_PORT: '0' };
-  const ingress = spawnBuilt('dist/apps/ingress/src/main.js', { ...common, HOOKRAIL_SOURCES: sourcesFile, ADMIN_TOKEN: randomBytes(16).toString('hex'), PORT: String(port) }, NODE_OPTIONS);
+  const ingress = spawnBuilt(
+    'dist/apps/ingress/src/main.js',
+    { ...common, HOOKRAIL_SOURCES: sourcesFile, ADMIN_TOKEN: randomBytes(16).toString('hex'), PORT: String(port) },
+    NODE_OPTIONS,
+  );
   const relay = spawnBuilt('dist/apps/relay/src/main.js', common, NODE_OPTIONS);
-  const consumers = spawnBuilt('dist/apps/consumers/src/main.js', { ...common, CONSUMER_GROUPS: 'ledger', KAFKA_NAMESPACE: namespace, DEAD_LETTER_STORE: 'false' }, NODE_OPTIONS);
+  const consumers = spawnBuilt(
+    'dist/apps/consumers/src/main.js',
+    { ...common, CONSUMER_GROUPS: 'ledger', KAFKA_NAMESPACE: namespace, DEAD_LETTER_STORE: 'false' },
+    NODE_OPTIONS,
+  );
   const db = new Client({ connectionString: url });
   try {
     await waitHttp(port, '/healthz', 60_000);
@@ -51,7 +72,9 @@ async function main(): Promise<void> {
     const total = requests.length;
     const deadline = Date.now() + 180_000;
     for (;;) {
-      const done = Number((await db.query(`SELECT count(*) AS n FROM processed_events WHERE "group" = 'ledger'`)).rows[0].n);
+      const done = Number(
+        (await db.query(`SELECT count(*) AS n FROM processed_events WHERE "group" = 'ledger'`)).rows[0].n,
+      );
       if (done >= total) break;
       if (Date.now() > deadline) throw new Error(`the ledger applied ${done} of ${total} events within 180 s`);
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -83,7 +106,9 @@ async function main(): Promise<void> {
     await Promise.all([stop(ingress), stop(relay), stop(consumers)]);
     const admin = kafka.admin();
     await admin.connect();
-    await admin.deleteTopics({ topics: (await admin.listTopics()).filter((name) => name.startsWith(namespace)) }).catch(() => undefined);
+    await admin
+      .deleteTopics({ topics: (await admin.listTopics()).filter((name) => name.startsWith(namespace)) })
+      .catch(() => undefined);
     await admin.disconnect();
   }
 }

@@ -25,27 +25,58 @@ const SATURATE_REQUESTS = Number(process.env.BENCH_SATURATE_REQUESTS || 30_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 20);
 
 function spawnTs(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** The ingress as it runs in production: compiled JavaScript (npm run build), no TypeScript loader in memory. */
 function spawnBuiltIngress(env: NodeJS.ProcessEnv): ChildProcess {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   const nodeOptions = (process.env.BENCH_INGRESS_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...nodeOptions, 'dist/apps/ingress/src/main.js'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...nodeOptions, 'dist/apps/ingress/src/main.js'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** Runs pgbench's single-row INSERT against `url` with `CONNECTIONS` clients and the extra arguments; its stdout. */
 function pgbench(url: string, args: string[]): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-pgbench-'));
   const script = path.join(dir, 'insert.sql');
-  writeFileSync(script, `INSERT INTO pgbench_single_insert (payload) VALUES ('{"type":"shop.order.placed.v1","orderId":"ord_1","amount":4200}');\n`);
+  writeFileSync(
+    script,
+    `INSERT INTO pgbench_single_insert (payload) VALUES ('{"type":"shop.order.placed.v1","orderId":"ord_1","amount":4200}');\n`,
+  );
   const parsed = new URL(url);
   try {
-    return execFileSync('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', ...args, '-f', script, '-h', parsed.hostname, '-p', parsed.port || '5432', '-U', parsed.username || 'postgres', parsed.pathname.slice(1)], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
+    return execFileSync(
+      'pgbench',
+      [
+        '-n',
+        '-c',
+        String(CONNECTIONS),
+        '-j',
+        '2',
+        ...args,
+        '-f',
+        script,
+        '-h',
+        parsed.hostname,
+        '-p',
+        parsed.port || '5432',
+        '-U',
+        parsed.username || 'postgres',
+        parsed.pathname.slice(1),
+      ],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+      },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -84,7 +115,18 @@ async function main(): Promise<void> {
   const url = await freshDatabase('hookrail_bench_ingress');
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   const sourcesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-')), 'sources.json');
-  writeFileSync(sourcesFile, JSON.stringify([{ name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic: 'shop.orders', aggregateIdPath: 'data.orderId' }]));
+  writeFileSync(
+    sourcesFile,
+    JSON.stringify([
+      {
+        name: 'shop',
+        scheme: 'standard-webhooks',
+        secrets: [secret],
+        topic: 'shop.orders',
+        aggregateIdPath: 'data.orderId',
+      },
+    ]),
+  );
 
   const port = 3100 + Math.floor(Math.random() * 500);
   const ingress = spawnBuiltIngress({
@@ -103,7 +145,10 @@ async function main(): Promise<void> {
   let next = 2_000;
   const lower: Array<{ rate: number; latencies: number[] }> = [];
   for (const rate of LOWER_RATES) {
-    lower.push({ rate, latencies: (await fixedRate(port, requests.slice(next, next + rate * FIXED_SECONDS), rate)).latenciesMs });
+    lower.push({
+      rate,
+      latencies: (await fixedRate(port, requests.slice(next, next + rate * FIXED_SECONDS), rate)).latenciesMs,
+    });
     next += rate * FIXED_SECONDS;
   }
   const steady = await fixedRate(port, requests.slice(next, next + RATE * FIXED_SECONDS), RATE);
@@ -143,7 +188,7 @@ async function main(): Promise<void> {
     `| pgbench single-row INSERT, ${CONNECTIONS} connections | ${tps.toFixed(0)} TPS |`,
     `| pgbench single-row INSERT at a fixed ${RATE} TPS, ${CONNECTIONS} connections | p50 ${ms(floor.p50)}, p99 ${ms(floor.p99)}, max ${ms(floor.max)} |`,
     `| naive inline handler (200 ms step) at ${RATE} req/s | p50 ${ms(n.p50)}, p99 ${ms(n.p99)}, max ${ms(n.max)} |`,
-    `| naive inline handler, maximum (${CONNECTIONS} connections) | ${((naiveMax.statuses.get(200) ?? 0) / naiveMax.elapsedMs * 1000).toFixed(0)} req/s |`,
+    `| naive inline handler, maximum (${CONNECTIONS} connections) | ${(((naiveMax.statuses.get(200) ?? 0) / naiveMax.elapsedMs) * 1000).toFixed(0)} req/s |`,
     `| ingress peak RSS | ${rss.toFixed(0)} MB |`,
     ``,
     `ratios: ingress max / pgbench TPS = ${(maxAccepted / tps).toFixed(2)} (goal ≥ 0.5); naive p99 / ingress p99 = ${(n.p99 / s.p99).toFixed(0)}×; ` +

@@ -16,10 +16,13 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 export function send(port: number, request: LoadRequest): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: request.path, headers: request.headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: request.path, headers: request.headers, agent },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(request.body);
   });

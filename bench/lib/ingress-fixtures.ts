@@ -66,7 +66,11 @@ export async function waitHttp(port: number, pathname: string, timeoutMs = 30_00
 
 /** A compiled app (npm run build first) as a child process. */
 export function spawnBuilt(entry: string, env: NodeJS.ProcessEnv, nodeOptions: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeOptions, entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...nodeOptions, entry], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 export async function stop(child: ChildProcess): Promise<void> {

@@ -41,7 +41,14 @@ export async function insertBacklog(dataSource: DataSource, topic: string, count
     await dataSource.query(
       `INSERT INTO outbox (lane, event_id, topic, key, value, headers)
        SELECT lane, event_id, $1, key, value, headers FROM unnest($2::smallint[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS r(lane, event_id, key, value, headers)`,
-      [topic, records.map((r) => laneOf(r.key)), records.map((r) => r.id), records.map((r) => r.key), records.map((r) => r.value), records.map((r) => JSON.stringify(r.headers))],
+      [
+        topic,
+        records.map((r) => laneOf(r.key)),
+        records.map((r) => r.id),
+        records.map((r) => r.key),
+        records.map((r) => r.value),
+        records.map((r) => JSON.stringify(r.headers)),
+      ],
     );
   }
 }

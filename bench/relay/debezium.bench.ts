@@ -46,12 +46,27 @@ async function recreateDatabase(): Promise<void> {
 /** Slot (its WAL sender first), publication and database: nothing left that retains WAL. */
 async function dropReplicationState(): Promise<void> {
   await admin(async (client) => {
-    await client.query(`SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = $1 AND active_pid IS NOT NULL`, [SLOT]);
-    await waitFor(async () => (await client.query(`SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active`, [SLOT])).rowCount === 0, { timeoutMs: 10_000, what: 'the slot released' });
-    await client.query(`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1`, [SLOT]);
+    await client.query(
+      `SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = $1 AND active_pid IS NOT NULL`,
+      [SLOT],
+    );
+    await waitFor(
+      async () =>
+        (await client.query(`SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active`, [SLOT])).rowCount ===
+        0,
+      { timeoutMs: 10_000, what: 'the slot released' },
+    );
+    await client.query(`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1`, [
+      SLOT,
+    ]);
   });
   const db = new Client({ connectionString: DATABASE_URL });
-  if (await db.connect().then(() => true, () => false)) {
+  if (
+    await db.connect().then(
+      () => true,
+      () => false,
+    )
+  ) {
     await db.query(`DROP PUBLICATION IF EXISTS ${SLOT}`);
     await db.end();
   }
@@ -60,24 +75,49 @@ async function dropReplicationState(): Promise<void> {
 
 function startEngine(): { child: ChildProcess; output: string[]; exited: Promise<number | null> } {
   const classpathFile = path.join(project, 'target', 'classpath.txt');
-  execFileSync('mvn', ['-B', '-q', '-f', path.join(project, 'pom.xml'), 'compile', 'dependency:build-classpath', `-Dmdep.outputFile=${classpathFile}`], { stdio: 'inherit' });
-  const classpath = [path.join(project, 'target', 'classes'), readFileSync(classpathFile, 'utf8').trim()].join(path.delimiter);
+  execFileSync(
+    'mvn',
+    [
+      '-B',
+      '-q',
+      '-f',
+      path.join(project, 'pom.xml'),
+      'compile',
+      'dependency:build-classpath',
+      `-Dmdep.outputFile=${classpathFile}`,
+    ],
+    { stdio: 'inherit' },
+  );
+  const classpath = [path.join(project, 'target', 'classes'), readFileSync(classpathFile, 'utf8').trim()].join(
+    path.delimiter,
+  );
   const url = new URL(DATABASE_URL);
   const javaOptions = (process.env.BENCH_JAVA_OPTIONS || '').split(' ').filter(Boolean);
-  const child = spawn('java', [...javaOptions, '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn', '-Dorg.slf4j.simpleLogger.log.io.debezium.metrics=error', '-cp', classpath, 'dev.hookrail.bench.DebeziumOutboxBench'], {
-    env: {
-      ...process.env,
-      PGHOST: url.hostname,
-      PGPORT: url.port || '5432',
-      PGUSER: decodeURIComponent(url.username) || 'postgres',
-      PGPASSWORD: decodeURIComponent(url.password),
-      PGDATABASE: databaseName(DATABASE_URL),
-      KAFKA_BROKERS: BROKERS.join(','),
-      EXPECTED: String(BACKLOG),
-      SLOT,
+  const child = spawn(
+    'java',
+    [
+      ...javaOptions,
+      '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
+      '-Dorg.slf4j.simpleLogger.log.io.debezium.metrics=error',
+      '-cp',
+      classpath,
+      'dev.hookrail.bench.DebeziumOutboxBench',
+    ],
+    {
+      env: {
+        ...process.env,
+        PGHOST: url.hostname,
+        PGPORT: url.port || '5432',
+        PGUSER: decodeURIComponent(url.username) || 'postgres',
+        PGPASSWORD: decodeURIComponent(url.password),
+        PGDATABASE: databaseName(DATABASE_URL),
+        KAFKA_BROKERS: BROKERS.join(','),
+        EXPECTED: String(BACKLOG),
+        SLOT,
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
     },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  );
   const output: string[] = [];
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => output.push(...chunk.split('\n').filter(Boolean)));
   return { child, output, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
@@ -93,9 +133,15 @@ async function main(): Promise<void> {
   try {
     engine = startEngine();
     const started = engine;
-    await waitFor(async () => started.output.includes('streaming') || started.child.exitCode !== null, { timeoutMs: 120_000, what: 'the engine task started' });
+    await waitFor(async () => started.output.includes('streaming') || started.child.exitCode !== null, {
+      timeoutMs: 120_000,
+      what: 'the engine task started',
+    });
     await waitFor(
-      async () => started.child.exitCode !== null || (await dataSource.query(`SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active`, [SLOT])).length === 1,
+      async () =>
+        started.child.exitCode !== null ||
+        (await dataSource.query(`SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active`, [SLOT]))
+          .length === 1,
       { timeoutMs: 60_000, what: 'the replication slot streaming' },
     );
     if (started.child.exitCode !== null) throw new Error(`the engine exited with ${started.child.exitCode}`);
@@ -110,9 +156,22 @@ async function main(): Promise<void> {
     const code = await engine.exited;
     const result = engine.output.find((line) => line.startsWith('{'));
     if (code !== 0 || !result) throw new Error(`the engine exited with ${code}`);
-    const figures = JSON.parse(result) as { events: number; seconds: number; eventsPerSecond: number; peakRssMb: number };
-    log(`drain: ${figures.events} events in ${figures.seconds.toFixed(2)} s from first to last ack = ${figures.eventsPerSecond} events/s; JVM peak RSS ${figures.peakRssMb} MB`);
-    console.log(JSON.stringify({ backlog: BACKLOG, debeziumEventsPerSecond: figures.eventsPerSecond, debeziumPeakRssMb: figures.peakRssMb }));
+    const figures = JSON.parse(result) as {
+      events: number;
+      seconds: number;
+      eventsPerSecond: number;
+      peakRssMb: number;
+    };
+    log(
+      `drain: ${figures.events} events in ${figures.seconds.toFixed(2)} s from first to last ack = ${figures.eventsPerSecond} events/s; JVM peak RSS ${figures.peakRssMb} MB`,
+    );
+    console.log(
+      JSON.stringify({
+        backlog: BACKLOG,
+        debeziumEventsPerSecond: figures.eventsPerSecond,
+        debeziumPeakRssMb: figures.peakRssMb,
+      }),
+    );
   } finally {
     if (engine?.child.exitCode === null) {
       engine.child.kill('SIGKILL');

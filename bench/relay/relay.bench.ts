@@ -64,14 +64,19 @@ interface RelayProcess {
  */
 function startCompiledRelay(env: NodeJS.ProcessEnv): RelayProcess {
   const nodeFlags = (process.env.BENCH_RELAY_NODE_OPTIONS || '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeFlags, 'dist/apps/relay/src/main.js'], { cwd: root, env, stdio: ['ignore', process.env.BENCH_RELAY_STDOUT ? 'inherit' : 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeFlags, 'dist/apps/relay/src/main.js'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', process.env.BENCH_RELAY_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+  });
   return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
 
 /** SIGTERM, as an orchestrator stops it: the relay must finish its batch and exit cleanly. */
 async function stopRelay(relay: RelayProcess): Promise<void> {
   await stop(relay.child);
-  if (relay.child.exitCode !== 0) throw new Error(`relay exited with ${relay.child.exitCode ?? relay.child.signalCode}`);
+  if (relay.child.exitCode !== 0)
+    throw new Error(`relay exited with ${relay.child.exitCode ?? relay.child.signalCode}`);
 }
 
 /** A fresh backlog of `BACKLOG` unpublished rows, vacuumed and analysed like a table that has been in use. */
@@ -84,13 +89,20 @@ async function writeBacklog(dataSource: DataSource, topic: string): Promise<numb
 }
 
 /** Starts `count` relays on a full backlog and waits until it is drained; events/s from the first to the last ack. */
-async function drainWith(dataSource: DataSource, count: number, env: NodeJS.ProcessEnv): Promise<{ relays: RelayProcess[]; rate: number; seconds: number }> {
+async function drainWith(
+  dataSource: DataSource,
+  count: number,
+  env: NodeJS.ProcessEnv,
+): Promise<{ relays: RelayProcess[]; rate: number; seconds: number }> {
   const relays = Array.from({ length: count }, () => startCompiledRelay(env));
   const exitedEarly = Promise.race(relays.map((relay) => relay.exited)).then((code) =>
     Promise.reject(new Error(`a relay exited (code ${code}) before the backlog drained`)),
   );
   exitedEarly.catch(() => undefined);
-  await Promise.race([waitFor(() => drained(dataSource), { timeoutMs: 600_000, intervalMs: 200, what: 'the backlog drained' }), exitedEarly]);
+  await Promise.race([
+    waitFor(() => drained(dataSource), { timeoutMs: 600_000, intervalMs: 200, what: 'the backlog drained' }),
+    exitedEarly,
+  ]);
   const { first, last } = await publishedSpan(dataSource);
   const seconds = (last.getTime() - first.getTime()) / 1000;
   return { relays, rate: BACKLOG / seconds, seconds };
@@ -98,8 +110,14 @@ async function drainWith(dataSource: DataSource, count: number, env: NodeJS.Proc
 
 /** The same messages through a bare kafkajs producer with the relay's settings, 1000 per sendBatch. */
 async function rawProducerRate(dataSource: DataSource, topic: string): Promise<number> {
-  const rows: Array<{ key: string; value: string; headers: Record<string, string> }> = await dataSource.query(`SELECT key, value, headers FROM outbox ORDER BY id`);
-  const producer = createKafka('hookrail-bench-raw', BROKERS).producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+  const rows: Array<{ key: string; value: string; headers: Record<string, string> }> = await dataSource.query(
+    `SELECT key, value, headers FROM outbox ORDER BY id`,
+  );
+  const producer = createKafka('hookrail-bench-raw', BROKERS).producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
   await producer.connect();
   const started = process.hrtime.bigint();
   for (let start = 0; start < rows.length; start += 1000) {
@@ -114,7 +132,10 @@ async function rawProducerRate(dataSource: DataSource, topic: string): Promise<n
  * One event per transaction at `rate`/s for the warm-up and then for `seconds`, up to 16 at a time; returns the
  * insert→ack percentiles (ms) of the events after the warm-up.
  */
-async function steadyState(dataSource: DataSource, topic: string): Promise<{ p50: number; p99: number; max: number; achieved: number }> {
+async function steadyState(
+  dataSource: DataSource,
+  topic: string,
+): Promise<{ p50: number; p99: number; max: number; achieved: number }> {
   await dataSource.query('TRUNCATE outbox');
   await offer(dataSource, topic, RATE * WARMUP_SECONDS);
   await waitFor(() => drained(dataSource), { timeoutMs: 60_000, what: 'warm-up rows published' });
@@ -139,10 +160,12 @@ async function offer(dataSource: DataSource, topic: string, total: number): Prom
     const due = started + (i * 1000) / RATE;
     if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
     if (inFlight.size >= 16) await Promise.race(inFlight);
-    const insert = dataSource.transaction((manager) => addToOutbox(manager, topic, benchEvent(`order-${i % AGGREGATES}`))).then(() => {
-      notifier.committed();
-      inFlight.delete(insert);
-    });
+    const insert = dataSource
+      .transaction((manager) => addToOutbox(manager, topic, benchEvent(`order-${i % AGGREGATES}`)))
+      .then(() => {
+        notifier.committed();
+        inFlight.delete(insert);
+      });
     inFlight.add(insert);
   }
   await Promise.all(inFlight);
@@ -156,7 +179,8 @@ async function main(): Promise<void> {
   const kafka = createKafka('hookrail-bench', BROKERS);
   await ensureTopics(kafka, [{ topic, numPartitions: 6 }]);
   const log = (line: string) => process.stdout.write(`bench:relay: ${line}\n`);
-  if (process.env.BENCH_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (process.env.BENCH_SKIP_BUILD !== '1')
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   const relayEnv = cleanEnv({ DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), METRICS_PORT: '0', LOG_LEVEL: 'warn' });
 
   const running: RelayProcess[] = [];
@@ -176,11 +200,15 @@ async function main(): Promise<void> {
     const single = await drainWith(dataSource, 1, relayEnv);
     running.push(...single.relays);
     const drainRss = peakRssMb(single.relays[0].child.pid!);
-    log(`drain, one relay: ${BACKLOG} rows in ${single.seconds.toFixed(2)} s from first to last ack = ${Math.round(single.rate)} events/s; relay peak RSS ${drainRss.toFixed(0)} MB`);
+    log(
+      `drain, one relay: ${BACKLOG} rows in ${single.seconds.toFixed(2)} s from first to last ack = ${Math.round(single.rate)} events/s; relay peak RSS ${drainRss.toFixed(0)} MB`,
+    );
     await stopRelay(running.pop()!);
 
     const rawRate = await rawProducerRate(dataSource, topic);
-    log(`raw kafkajs producer, same messages and settings: ${Math.round(rawRate)} events/s; relay/raw = ${(single.rate / rawRate).toFixed(2)}`);
+    log(
+      `raw kafkajs producer, same messages and settings: ${Math.round(rawRate)} events/s; relay/raw = ${(single.rate / rawRate).toFixed(2)}`,
+    );
 
     let scaled: { rate: number; rssMb: number } | undefined;
     if (SCALE_RELAYS > 0) {
@@ -201,8 +229,17 @@ async function main(): Promise<void> {
         drainEventsPerSecond: Math.round(single.rate),
         rawProducerEventsPerSecond: Math.round(rawRate),
         relayToRaw: Number((single.rate / rawRate).toFixed(2)),
-        scaleOut: scaled && { relays: SCALE_RELAYS, eventsPerSecond: Math.round(scaled.rate), peakRssMbPerRelay: Math.round(scaled.rssMb) },
-        steady: { rate: RATE, p50Ms: Number(steady.p50.toFixed(1)), p99Ms: Number(steady.p99.toFixed(1)), relayPeakRssMb: Math.round(steadyRss) },
+        scaleOut: scaled && {
+          relays: SCALE_RELAYS,
+          eventsPerSecond: Math.round(scaled.rate),
+          peakRssMbPerRelay: Math.round(scaled.rssMb),
+        },
+        steady: {
+          rate: RATE,
+          p50Ms: Number(steady.p50.toFixed(1)),
+          p99Ms: Number(steady.p99.toFixed(1)),
+          relayPeakRssMb: Math.round(steadyRss),
+        },
         relayPeakRssMb: Math.round(drainRss),
       }),
     );

@@ -6,7 +6,12 @@ const deadline = Date.now() + Number(process.env.READY_TIMEOUT_SECONDS || 90) * 
 
 async function main() {
   for (;;) {
-    const admin = new Kafka({ clientId: 'hookrail-ready', brokers, logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+    const admin = new Kafka({
+      clientId: 'hookrail-ready',
+      brokers,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 0 },
+    }).admin();
     try {
       await admin.connect();
       await admin.describeCluster();

@@ -24,11 +24,19 @@ describe('/admin API (real ingress, Kafka and Postgres)', () => {
     await ingress?.close();
   });
 
-  async function call(method: string, path: string, { token = ADMIN_TOKEN as string | null, body = undefined as unknown, operator = 'ada' } = {}) {
+  async function call(
+    method: string,
+    path: string,
+    { token = ADMIN_TOKEN as string | null, body = undefined as unknown, operator = 'ada' } = {},
+  ) {
     const headers: Record<string, string> = { 'x-hookrail-operator': operator };
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${ingress.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${ingress.url}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as any };
   }
 
@@ -58,7 +66,13 @@ describe('/admin API (real ingress, Kafka and Postgres)', () => {
     for (const [method, path, body] of attempts) {
       for (const token of [null, 'wrong-token', `${ADMIN_TOKEN}x`, ADMIN_TOKEN.slice(0, -1)]) {
         const response = await call(method, path, { token, body });
-        expect({ method, path, token, status: response.status, error: response.body.error }).toEqual({ method, path, token, status: 401, error: 'unauthorized' });
+        expect({ method, path, token, status: response.status, error: response.body.error }).toEqual({
+          method,
+          path,
+          token,
+          status: 401,
+          error: 'unauthorized',
+        });
       }
     }
     expect(await state()).toEqual(before);
@@ -71,11 +85,27 @@ describe('/admin API (real ingress, Kafka and Postgres)', () => {
 
     const list = await call('GET', `/admin/dead-letters?group=${scenario.failing.group}&status=dead&key=order-admin`);
     expect(list.status).toBe(200);
-    expect(list.body.items).toEqual([expect.objectContaining({ id, group: scenario.failing.group, key: 'order-admin', errorClass: 'PermanentError', status: 'dead', replayCount: 0 })]);
-    expect(list.body.byErrorClass).toContainEqual(expect.objectContaining({ group: scenario.failing.group, errorClass: 'PermanentError' }));
+    expect(list.body.items).toEqual([
+      expect.objectContaining({
+        id,
+        group: scenario.failing.group,
+        key: 'order-admin',
+        errorClass: 'PermanentError',
+        status: 'dead',
+        replayCount: 0,
+      }),
+    ]);
+    expect(list.body.byErrorClass).toContainEqual(
+      expect.objectContaining({ group: scenario.failing.group, errorClass: 'PermanentError' }),
+    );
 
     const shown = await call('GET', `/admin/dead-letters/${id}`);
-    expect(shown.body).toMatchObject({ id, eventId: event.id, errorMessage: 'no ledger account for order-admin', replayTopic: scenario.failing.replayTopic });
+    expect(shown.body).toMatchObject({
+      id,
+      eventId: event.id,
+      errorMessage: 'no ledger account for order-admin',
+      replayTopic: scenario.failing.replayTopic,
+    });
     expect(JSON.parse(shown.body.payload)).toMatchObject({ orderId: 'order-admin' });
     expect(shown.body.headers).toMatchObject({ ce_id: event.id, ce_type: event.type });
     expect((await call('GET', '/admin/dead-letters/not-an-id')).status).toBe(400);
@@ -89,26 +119,46 @@ describe('/admin API (real ingress, Kafka and Postgres)', () => {
     try {
       const replay = await call('POST', `/admin/dead-letters/${id}/replay`);
       expect(replay).toMatchObject({ status: 200, body: { dryRun: false, matched: 1, replayed: [id] } });
-      await waitFor(async () => (await call('GET', `/admin/dead-letters/${id}`)).body.status === 'resolved', { what: 'the replayed dead letter to be resolved' });
+      await waitFor(async () => (await call('GET', `/admin/dead-letters/${id}`)).body.status === 'resolved', {
+        what: 'the replayed dead letter to be resolved',
+      });
     } finally {
       scenario.fixed = false;
     }
     expect(await scenario.effects(scenario.failing.group)).toEqual([event.id]);
 
     const audit = await call('GET', '/admin/audit?limit=5');
-    expect(audit.body[0]).toMatchObject({ actor: 'admin:ada', action: 'replay', count: 1, deadLetterIds: [id], filter: { ids: [id] } });
+    expect(audit.body[0]).toMatchObject({
+      actor: 'admin:ada',
+      action: 'replay',
+      count: 1,
+      deadLetterIds: [id],
+      filter: { ids: [id] },
+    });
     expect((await call('POST', '/admin/dead-letters/replay', { body: {} })).status).toBe(400);
-    expect((await call('POST', '/admin/dead-letters/purge', { body: { since: 'someday' } })).body).toMatchObject({ error: 'malformed_request' });
+    expect((await call('POST', '/admin/dead-letters/purge', { body: { since: 'someday' } })).body).toMatchObject({
+      error: 'malformed_request',
+    });
   });
 
   it('reports the outbox backlog and the lag of chosen groups', async () => {
-    await ingress.query(`INSERT INTO outbox (lane, event_id, topic, key, value, headers) VALUES (0, gen_random_uuid(), 'shop.orders', 'k', '{}', '{}')`);
+    await ingress.query(
+      `INSERT INTO outbox (lane, event_id, topic, key, value, headers) VALUES (0, gen_random_uuid(), 'shop.orders', 'k', '{}', '{}')`,
+    );
     const backlog = await call('GET', '/admin/backlog');
-    expect(backlog.body).toMatchObject({ unpublished: 1, parked: 0, byTopic: [{ topic: 'shop.orders', unpublished: 1 }] });
+    expect(backlog.body).toMatchObject({
+      unpublished: 1,
+      parked: 0,
+      byTopic: [{ topic: 'shop.orders', unpublished: 1 }],
+    });
 
     const lag = await call('GET', `/admin/lag?group=${scenario.healthy.group}&group=${scenario.storeGroupId}`);
     expect(lag.status).toBe(200);
-    expect(lag.body).toContainEqual(expect.objectContaining({ groupId: scenario.healthy.group, topic: scenario.inputTopic, partition: 0, lag: 0 }));
-    expect(lag.body).toContainEqual(expect.objectContaining({ groupId: scenario.storeGroupId, topic: scenario.failing.dltTopic }));
+    expect(lag.body).toContainEqual(
+      expect.objectContaining({ groupId: scenario.healthy.group, topic: scenario.inputTopic, partition: 0, lag: 0 }),
+    );
+    expect(lag.body).toContainEqual(
+      expect.objectContaining({ groupId: scenario.storeGroupId, topic: scenario.failing.dltTopic }),
+    );
   });
 });

@@ -19,7 +19,10 @@ describe('operator console in headless Chromium', () => {
     dataSource = await connect({ url: ingress.database.url, applicationName: 'console-test', poolSize: 6 });
     [scenario, browser] = await Promise.all([
       DeadLetterScenario.start(dataSource),
-      chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }),
+      chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      }),
     ]);
     page = await browser.newPage();
   });
@@ -54,7 +57,10 @@ describe('operator console in headless Chromium', () => {
     await row.waitFor();
     expect(await row.getAttribute('data-status')).toBe('dead');
     expect(await row.locator('[data-column=errorClass]').textContent()).toBe('PermanentError');
-    await page.locator('#classes tr', { hasText: scenario.failing.group }).filter({ hasText: 'PermanentError' }).waitFor();
+    await page
+      .locator('#classes tr', { hasText: scenario.failing.group })
+      .filter({ hasText: 'PermanentError' })
+      .waitFor();
     await page.locator('#backlog-unpublished').waitFor();
 
     await row.locator('button[data-action=show]').click();
@@ -71,7 +77,9 @@ describe('operator console in headless Chromium', () => {
       scenario.fixed = false;
     }
     expect(await scenario.effects(scenario.failing.group)).toEqual([event.id]);
-    const [audit] = await dataSource.query(`SELECT actor, action, count, dead_letter_ids FROM dead_letter_audit ORDER BY id DESC LIMIT 1`);
+    const [audit] = await dataSource.query(
+      `SELECT actor, action, count, dead_letter_ids FROM dead_letter_audit ORDER BY id DESC LIMIT 1`,
+    );
     expect(audit).toEqual({ actor: 'admin:grace', action: 'replay', count: 1, dead_letter_ids: [id] });
   });
 });

@@ -31,15 +31,23 @@ describe('hookrail CLI on real Kafka and Postgres', () => {
     const env = { ...process.env, DATABASE_URL: database.url, HOOKRAIL_OPERATOR: 'ops-team' };
     const stdout: string[] = [];
     const stderr: string[] = [];
-    const code = await runCli(args, (text) => stdout.push(text), (text) => stderr.push(text), env);
+    const code = await runCli(
+      args,
+      (text) => stdout.push(text),
+      (text) => stderr.push(text),
+      env,
+    );
     return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') };
   }
 
   /** The bin itself, as an operator runs it. */
   function hookrailProcess(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      execFile(process.execPath, [bin, ...args], { cwd: path.resolve(__dirname, '..'), timeout: 30_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [bin, ...args],
+        { cwd: path.resolve(__dirname, '..'), timeout: 30_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
     });
   }
@@ -55,7 +63,10 @@ describe('hookrail CLI on real Kafka and Postgres', () => {
     await scenario.publish(events);
     const [first, second] = await Promise.all(events.map((event) => scenario.deadLetterOf(event.id)));
 
-    const [table, show] = await Promise.all([hookrail('dlq', 'list', '--group', scenario.failing.group), hookrail('dlq', 'show', first.id, '--json')]);
+    const [table, show] = await Promise.all([
+      hookrail('dlq', 'list', '--group', scenario.failing.group),
+      hookrail('dlq', 'show', first.id, '--json'),
+    ]);
     expect(table.code).toBe(0);
     expect(table.stdout.split('\n')[0]).toMatch(/^id\s+group\s+type\s+key\s+errorClass/);
     expect(table.stdout).toContain(first.id);
@@ -80,9 +91,14 @@ describe('hookrail CLI on real Kafka and Postgres', () => {
   });
 
   it('shows the outbox backlog and the lag per group and partition', async () => {
-    const [backlogRun, lag] = await Promise.all([hookrail('outbox', 'backlog', '--json'), hookrail('lag', '--group', scenario.healthy.group)]);
+    const [backlogRun, lag] = await Promise.all([
+      hookrail('outbox', 'backlog', '--json'),
+      hookrail('lag', '--group', scenario.healthy.group),
+    ]);
     expect(JSON.parse(backlogRun.stdout)).toEqual({ unpublished: 0, parked: 0, oldestAgeSeconds: 0, byTopic: [] });
     expect(lag.code).toBe(0);
-    expect(lag.stdout).toMatch(new RegExp(`${scenario.healthy.group}\\s+${scenario.inputTopic}\\s+0\\s+\\d+\\s+\\d+\\s+0`));
+    expect(lag.stdout).toMatch(
+      new RegExp(`${scenario.healthy.group}\\s+${scenario.inputTopic}\\s+0\\s+\\d+\\s+\\d+\\s+0`),
+    );
   });
 });

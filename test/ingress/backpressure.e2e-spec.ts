@@ -13,7 +13,11 @@ describe('backpressure (guarantee 11)', () => {
   afterAll(() => ingress.close());
 
   const deliver = () => {
-    const payload = JSON.stringify({ type: 'shop.order.placed.v1', timestamp: new Date().toISOString(), data: orderData() });
+    const payload = JSON.stringify({
+      type: 'shop.order.placed.v1',
+      timestamp: new Date().toISOString(),
+      data: orderData(),
+    });
     return post(`${ingress.url}/webhooks/shop`, payload, standardHeaders(secrets.standard[0], randomUUID(), payload));
   };
 

@@ -12,14 +12,28 @@ describe('POST /events (CloudEvents from internal producers)', () => {
   afterAll(() => ingress.close());
 
   it('accepts structured mode, routes shop types to shop.orders, keys by subject, and dedupes on source + id', async () => {
-    const event = { specversion: '1.0', id: randomUUID(), source: '/billing', type: 'shop.order.placed.v1', subject: 'ord_77', data: orderData('ord_77') };
+    const event = {
+      specversion: '1.0',
+      id: randomUUID(),
+      source: '/billing',
+      type: 'shop.order.placed.v1',
+      subject: 'ord_77',
+      data: orderData('ord_77'),
+    };
     const headers = { ...auth(), 'content-type': 'application/cloudevents+json' };
     const first = await post(`${ingress.url}/events`, JSON.stringify(event), headers);
     expect(first).toMatchObject({ status: 202, body: { duplicate: false, status_url: `/events/${first.body.id}` } });
     const again = await post(`${ingress.url}/events`, JSON.stringify(event), headers);
     expect(again).toMatchObject({ status: 200, body: { id: first.body.id, duplicate: true } });
-    const [row] = await ingress.query<{ topic: string; key: string; headers: Record<string, string> }>('SELECT topic, key, headers FROM outbox WHERE event_id = $1', [first.body.id]);
-    expect(row).toMatchObject({ topic: 'shop.orders', key: 'ord_77', headers: expect.objectContaining({ ce_source: '/billing', ce_type: 'shop.order.placed.v1' }) });
+    const [row] = await ingress.query<{ topic: string; key: string; headers: Record<string, string> }>(
+      'SELECT topic, key, headers FROM outbox WHERE event_id = $1',
+      [first.body.id],
+    );
+    expect(row).toMatchObject({
+      topic: 'shop.orders',
+      key: 'ord_77',
+      headers: expect.objectContaining({ ce_source: '/billing', ce_type: 'shop.order.placed.v1' }),
+    });
   });
 
   it('accepts binary mode (ce-* headers) and routes other types to hookrail.inbound, keyed by partitionkey', async () => {
@@ -33,7 +47,10 @@ describe('POST /events (CloudEvents from internal producers)', () => {
       'ce-partitionkey': 'acct_9',
     });
     expect(response.status).toBe(202);
-    const [row] = await ingress.query<{ topic: string; key: string; value: string; headers: Record<string, string> }>('SELECT topic, key, value, headers FROM outbox WHERE event_id = $1', [response.body.id]);
+    const [row] = await ingress.query<{ topic: string; key: string; value: string; headers: Record<string, string> }>(
+      'SELECT topic, key, value, headers FROM outbox WHERE event_id = $1',
+      [response.body.id],
+    );
     expect(row).toMatchObject({ topic: 'hookrail.inbound', key: 'acct_9', value: '{"seats":3}' });
     expect(row.headers.ce_partitionkey).toBe('acct_9');
   });
@@ -42,21 +59,51 @@ describe('POST /events (CloudEvents from internal producers)', () => {
     const before = await ingress.count('inbound_events');
     const event = JSON.stringify({ specversion: '1.0', id: randomUUID(), source: '/x', type: 'x.y', data: {} });
     const missing = await post(`${ingress.url}/events`, event, { 'content-type': 'application/cloudevents+json' });
-    const wrong = await post(`${ingress.url}/events`, event, { 'content-type': 'application/cloudevents+json', authorization: 'Bearer not-the-token-at-all' });
-    expect(missing).toMatchObject({ status: 401, body: { error: 'unauthorized', message: expect.stringContaining('missing bearer token') } });
-    expect(wrong).toMatchObject({ status: 401, body: { error: 'unauthorized', message: 'the bearer token is not valid' } });
+    const wrong = await post(`${ingress.url}/events`, event, {
+      'content-type': 'application/cloudevents+json',
+      authorization: 'Bearer not-the-token-at-all',
+    });
+    expect(missing).toMatchObject({
+      status: 401,
+      body: { error: 'unauthorized', message: expect.stringContaining('missing bearer token') },
+    });
+    expect(wrong).toMatchObject({
+      status: 401,
+      body: { error: 'unauthorized', message: 'the bearer token is not valid' },
+    });
     expect(await ingress.count('inbound_events')).toBe(before);
   });
 
   it('400 for an event without id, an invalid CloudEvent, or invalid data of a known type; 415 for other media', async () => {
     const headers = { ...auth(), 'content-type': 'application/cloudevents+json' };
-    const noId = await post(`${ingress.url}/events`, JSON.stringify({ specversion: '1.0', source: '/x', type: 'x.y' }), headers);
-    const noSource = await post(`${ingress.url}/events`, JSON.stringify({ specversion: '1.0', id: 'a', type: 'x.y' }), headers);
-    const badData = await post(`${ingress.url}/events`, JSON.stringify({ specversion: '1.0', id: 'b', source: '/x', type: 'shop.order.paid.v1', data: orderData() }), headers);
+    const noId = await post(
+      `${ingress.url}/events`,
+      JSON.stringify({ specversion: '1.0', source: '/x', type: 'x.y' }),
+      headers,
+    );
+    const noSource = await post(
+      `${ingress.url}/events`,
+      JSON.stringify({ specversion: '1.0', id: 'a', type: 'x.y' }),
+      headers,
+    );
+    const badData = await post(
+      `${ingress.url}/events`,
+      JSON.stringify({ specversion: '1.0', id: 'b', source: '/x', type: 'shop.order.paid.v1', data: orderData() }),
+      headers,
+    );
     const text = await post(`${ingress.url}/events`, 'hello', { ...auth(), 'content-type': 'text/plain' });
-    expect(noId).toMatchObject({ status: 400, body: { error: 'malformed_request', message: 'the CloudEvent has no id' } });
-    expect(noSource).toMatchObject({ status: 400, body: { error: 'malformed_request', message: 'the CloudEvent source is missing' } });
-    expect(badData).toMatchObject({ status: 400, body: { error: 'invalid_event', fieldErrors: [{ field: 'paymentId' }, { field: 'paidAt' }] } });
+    expect(noId).toMatchObject({
+      status: 400,
+      body: { error: 'malformed_request', message: 'the CloudEvent has no id' },
+    });
+    expect(noSource).toMatchObject({
+      status: 400,
+      body: { error: 'malformed_request', message: 'the CloudEvent source is missing' },
+    });
+    expect(badData).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_event', fieldErrors: [{ field: 'paymentId' }, { field: 'paidAt' }] },
+    });
     expect(text.status).toBe(415);
   });
 });

@@ -18,9 +18,27 @@ export const secrets = {
 };
 
 export const testSources = [
-  { name: 'shop', scheme: 'standard-webhooks', secrets: ['env:TEST_SHOP_SECRET', secrets.standard[1]], topic: 'shop.orders', aggregateIdPath: 'data.orderId' },
-  { name: 'stripe', scheme: 'stripe', secrets: secrets.stripe, topic: 'stripe.events', aggregateIdPath: 'data.object.id' },
-  { name: 'github', scheme: 'github', secrets: secrets.github, topic: 'github.events', aggregateIdPath: 'repository.full_name' },
+  {
+    name: 'shop',
+    scheme: 'standard-webhooks',
+    secrets: ['env:TEST_SHOP_SECRET', secrets.standard[1]],
+    topic: 'shop.orders',
+    aggregateIdPath: 'data.orderId',
+  },
+  {
+    name: 'stripe',
+    scheme: 'stripe',
+    secrets: secrets.stripe,
+    topic: 'stripe.events',
+    aggregateIdPath: 'data.object.id',
+  },
+  {
+    name: 'github',
+    scheme: 'github',
+    secrets: secrets.github,
+    topic: 'github.events',
+    aggregateIdPath: 'repository.full_name',
+  },
 ];
 
 export interface Ingress {
@@ -80,8 +98,16 @@ export function orderData(orderId = `ord_${randomBytes(4).toString('hex')}`) {
   };
 }
 
-export async function post(url: string, body: string | Buffer, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+export async function post(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const response = await fetch(url, { method: 'POST', headers, body });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: response.headers };
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    headers: response.headers,
+  };
 }

@@ -2,17 +2,31 @@ import fc from 'fast-check';
 import { Ingress, post, secrets, startIngress } from './ingress-harness';
 import { standardHeaders } from './signing';
 
-const printable = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_.:;,=/ +'.split('')), maxLength: 60 });
+const printable = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_.:;,=/ +'.split('')),
+  maxLength: 60,
+});
 
 /** Bodies that are never a valid event: raw bytes, non-objects, or objects whose known type has random data. */
 const malformedBody = fc.oneof(
   fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
   fc.string({ maxLength: 200 }).map((text) => Buffer.from(text)),
-  fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.jsonValue(), { maxLength: 5 })).map((value) => Buffer.from(JSON.stringify(value))),
-  fc.record({
-    type: fc.constantFrom('shop.order.placed.v1', 'shop.order.paid.v1', 'shop.order.cancelled.v1', '', ' ', 'bad type!'),
-    data: fc.oneof(fc.jsonValue(), fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue(), { maxKeys: 6 })),
-  }).map((event) => Buffer.from(JSON.stringify(event))),
+  fc
+    .oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.jsonValue(), { maxLength: 5 }))
+    .map((value) => Buffer.from(JSON.stringify(value))),
+  fc
+    .record({
+      type: fc.constantFrom(
+        'shop.order.placed.v1',
+        'shop.order.paid.v1',
+        'shop.order.cancelled.v1',
+        '',
+        ' ',
+        'bad type!',
+      ),
+      data: fc.oneof(fc.jsonValue(), fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue(), { maxKeys: 6 })),
+    })
+    .map((event) => Buffer.from(JSON.stringify(event))),
 );
 
 const request = fc.record({
@@ -43,7 +57,12 @@ describe('malformed bodies and headers (property-based)', () => {
         // A correctly signed delivery goes to the standard-webhooks source as JSON, so it reaches parsing and validation.
         const valid = input.signing === 'valid';
         const source = valid ? 'shop' : input.source;
-        const signed = valid ? { ...standardHeaders(secrets.standard[0], input.webhookId || 'id', body), 'content-type': 'application/json' } : {};
+        const signed = valid
+          ? {
+              ...standardHeaders(secrets.standard[0], input.webhookId || 'id', body),
+              'content-type': 'application/json',
+            }
+          : {};
         const headers: Record<string, string> = {
           'webhook-id': input.webhookId,
           'webhook-timestamp': input.timestamp,

@@ -24,15 +24,29 @@ describe('an accepted event wakes the relays', () => {
   });
 
   it('with a NOTIFY sent after the commit: the outbox row is there when it arrives; a duplicate sends none', async () => {
-    const payload = JSON.stringify({ type: 'shop.order.placed.v1', timestamp: new Date().toISOString(), data: orderData() });
+    const payload = JSON.stringify({
+      type: 'shop.order.placed.v1',
+      timestamp: new Date().toISOString(),
+      data: orderData(),
+    });
     const messageId = `msg_${randomBytes(6).toString('hex')}`;
-    const rowsWhenWoken = new Promise<number>((resolve) => listener.once('notification', () => void ingress.count('outbox').then(resolve)));
+    const rowsWhenWoken = new Promise<number>((resolve) =>
+      listener.once('notification', () => void ingress.count('outbox').then(resolve)),
+    );
 
-    const accepted = await post(`${ingress.url}/webhooks/shop`, payload, standardHeaders(secrets.standard[0], messageId, payload));
+    const accepted = await post(
+      `${ingress.url}/webhooks/shop`,
+      payload,
+      standardHeaders(secrets.standard[0], messageId, payload),
+    );
     expect(accepted.status).toBe(202);
     expect(await rowsWhenWoken).toBe(1);
 
-    const duplicate = await post(`${ingress.url}/webhooks/shop`, payload, standardHeaders(secrets.standard[0], messageId, payload));
+    const duplicate = await post(
+      `${ingress.url}/webhooks/shop`,
+      payload,
+      standardHeaders(secrets.standard[0], messageId, payload),
+    );
     expect(duplicate.status).toBe(200);
     // Notifications arrive in commit order; the explicit one below would trail one sent for the duplicate.
     await ingress.query(`SELECT pg_notify($1, 'marker')`, [OUTBOX_CHANNEL]);

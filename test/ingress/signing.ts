@@ -15,11 +15,20 @@ export function standardHeaders(secret: string, id: string, body: string, at = n
 }
 
 export function stripeHeaders(secret: string, body: string, at = new Date()): Record<string, string> {
-  const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: Math.floor(at.getTime() / 1000) });
+  const header = stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret,
+    timestamp: Math.floor(at.getTime() / 1000),
+  });
   return { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header };
 }
 
-export async function githubHeaders(secret: string, body: string, delivery: string, event = 'push'): Promise<Record<string, string>> {
+export async function githubHeaders(
+  secret: string,
+  body: string,
+  delivery: string,
+  event = 'push',
+): Promise<Record<string, string>> {
   return {
     'content-type': 'application/json',
     'x-github-delivery': delivery,

@@ -12,23 +12,48 @@ describe('GET /events/:id, /readyz and /metrics', () => {
   afterAll(() => ingress.close());
 
   it('reports accepted, parked while the broker refuses it, then published once the outbox row is marked published', async () => {
-    const payload = JSON.stringify({ type: 'shop.order.placed.v1', timestamp: new Date().toISOString(), data: orderData('ord_status') });
-    const accepted = await post(`${ingress.url}/webhooks/shop`, payload, standardHeaders(secrets.standard[0], randomUUID(), payload));
+    const payload = JSON.stringify({
+      type: 'shop.order.placed.v1',
+      timestamp: new Date().toISOString(),
+      data: orderData('ord_status'),
+    });
+    const accepted = await post(
+      `${ingress.url}/webhooks/shop`,
+      payload,
+      standardHeaders(secrets.standard[0], randomUUID(), payload),
+    );
     const statusUrl = `${ingress.url}${accepted.body.status_url}`;
 
     const before = await (await fetch(statusUrl)).json();
-    expect(before).toMatchObject({ id: accepted.body.id, source: 'shop', type: 'shop.order.placed.v1', aggregateId: 'ord_status', status: 'accepted', publishedAt: null });
+    expect(before).toMatchObject({
+      id: accepted.body.id,
+      source: 'shop',
+      type: 'shop.order.placed.v1',
+      aggregateId: 'ord_status',
+      status: 'accepted',
+      publishedAt: null,
+    });
 
-    await ingress.query(`UPDATE outbox SET failed_at = now(), last_error = 'MESSAGE_TOO_LARGE' WHERE event_id = $1`, [accepted.body.id]);
-    expect(await (await fetch(statusUrl)).json()).toMatchObject({ status: 'parked', publishError: 'MESSAGE_TOO_LARGE' });
+    await ingress.query(`UPDATE outbox SET failed_at = now(), last_error = 'MESSAGE_TOO_LARGE' WHERE event_id = $1`, [
+      accepted.body.id,
+    ]);
+    expect(await (await fetch(statusUrl)).json()).toMatchObject({
+      status: 'parked',
+      publishError: 'MESSAGE_TOO_LARGE',
+    });
 
-    await ingress.query('UPDATE outbox SET failed_at = NULL, published_at = now() WHERE event_id = $1', [accepted.body.id]);
+    await ingress.query('UPDATE outbox SET failed_at = NULL, published_at = now() WHERE event_id = $1', [
+      accepted.body.id,
+    ]);
     const after = await (await fetch(statusUrl)).json();
     expect(after).toMatchObject({ status: 'published', publishedAt: expect.any(String), groups: [] });
 
     // What the consumer runtime records: processed for one group, dead for another.
     await ingress.query(`INSERT INTO processed_events ("group", event_id) VALUES ('ledger', $1)`, [accepted.body.id]);
-    await ingress.query(`INSERT INTO consumer_event_status ("group", event_id, status, attempts, last_error) VALUES ('notifier', $1, 'dead', 5, 'provider rejected the address')`, [accepted.body.id]);
+    await ingress.query(
+      `INSERT INTO consumer_event_status ("group", event_id, status, attempts, last_error) VALUES ('notifier', $1, 'dead', 5, 'provider rejected the address')`,
+      [accepted.body.id],
+    );
     const { groups } = (await (await fetch(statusUrl)).json()) as { groups: unknown[] };
     const task = (await (await fetch(statusUrl)).json()) as { agentTask?: unknown };
     expect(task.agentTask).toBeUndefined();
@@ -37,10 +62,20 @@ describe('GET /events/:id, /readyz and /metrics', () => {
        VALUES ($1, 'shop.order.placed.v1', '{}', 'shop.orders', 0, '7', 'failed', 2, 'ModelTimeout', 'no answer in 30 s')`,
       [accepted.body.id],
     );
-    expect(((await (await fetch(statusUrl)).json()) as { agentTask?: unknown }).agentTask).toMatchObject({ state: 'failed', attempts: 2, lastError: 'ModelTimeout: no answer in 30 s' });
+    expect(((await (await fetch(statusUrl)).json()) as { agentTask?: unknown }).agentTask).toMatchObject({
+      state: 'failed',
+      attempts: 2,
+      lastError: 'ModelTimeout: no answer in 30 s',
+    });
     expect(groups).toEqual([
       { group: 'ledger', status: 'processed', attempts: 1, lastError: null, updatedAt: expect.any(String) },
-      { group: 'notifier', status: 'dead', attempts: 5, lastError: 'provider rejected the address', updatedAt: expect.any(String) },
+      {
+        group: 'notifier',
+        status: 'dead',
+        attempts: 5,
+        lastError: 'provider rejected the address',
+        updatedAt: expect.any(String),
+      },
     ]);
   });
 
@@ -50,7 +85,10 @@ describe('GET /events/:id, /readyz and /metrics', () => {
     expect(await unknown.json()).toMatchObject({ error: 'not_found' });
     const malformed = await fetch(`${ingress.url}/events/not-a-uuid`);
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ error: 'malformed_request', message: '"not-a-uuid" is not an event id (a UUID)' });
+    expect(await malformed.json()).toEqual({
+      error: 'malformed_request',
+      message: '"not-a-uuid" is not an event id (a UUID)',
+    });
   });
 
   it('/readyz is ready when Postgres answers', async () => {
@@ -60,7 +98,11 @@ describe('GET /events/:id, /readyz and /metrics', () => {
   });
 
   it('/metrics counts accepted, duplicate and rejected deliveries and records latency by route and status', async () => {
-    const payload = JSON.stringify({ type: 'shop.order.placed.v1', timestamp: new Date().toISOString(), data: orderData() });
+    const payload = JSON.stringify({
+      type: 'shop.order.placed.v1',
+      timestamp: new Date().toISOString(),
+      data: orderData(),
+    });
     const headers = standardHeaders(secrets.standard[0], randomUUID(), payload);
     await post(`${ingress.url}/webhooks/shop`, payload, headers);
     await post(`${ingress.url}/webhooks/shop`, payload, headers);
@@ -71,6 +113,8 @@ describe('GET /events/:id, /readyz and /metrics', () => {
     expect(text).toMatch(/hookrail_ingress_events_accepted_total\{source="shop"\} [2-9]/);
     expect(text).toMatch(/hookrail_ingress_events_duplicate_total\{source="shop"\} [1-9]/);
     expect(text).toMatch(/hookrail_ingress_events_rejected_total\{source="shop",reason="invalid_signature"\} 1/);
-    expect(text).toMatch(/hookrail_http_request_duration_seconds_count\{method="POST",route="\/webhooks\/:source",status="202"\} [2-9]/);
+    expect(text).toMatch(
+      /hookrail_http_request_duration_seconds_count\{method="POST",route="\/webhooks\/:source",status="202"\} [2-9]/,
+    );
   });
 });

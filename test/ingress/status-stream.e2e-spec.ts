@@ -13,7 +13,10 @@ function openStream(url: string, lastEventId?: string) {
   const frames: Frame[] = [];
   const controller = new AbortController();
   const done = (async () => {
-    const response = await fetch(url, { headers: lastEventId ? { 'last-event-id': lastEventId } : {}, signal: controller.signal });
+    const response = await fetch(url, {
+      headers: lastEventId ? { 'last-event-id': lastEventId } : {},
+      signal: controller.signal,
+    });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const reader = response.body!.getReader();
     let buffer = '';
@@ -46,14 +49,24 @@ describe('GET /events/:id/stream (Server-Sent Events)', () => {
   afterAll(() => ingress.close());
 
   it('sends the current state, then each change, and resumes after Last-Event-ID without repeating', async () => {
-    const payload = JSON.stringify({ type: 'shop.order.placed.v1', timestamp: new Date().toISOString(), data: orderData() });
-    const { body } = await post(`${ingress.url}/webhooks/shop`, payload, standardHeaders(secrets.standard[0], randomUUID(), payload));
+    const payload = JSON.stringify({
+      type: 'shop.order.placed.v1',
+      timestamp: new Date().toISOString(),
+      data: orderData(),
+    });
+    const { body } = await post(
+      `${ingress.url}/webhooks/shop`,
+      payload,
+      standardHeaders(secrets.standard[0], randomUUID(), payload),
+    );
     const url = `${ingress.url}/events/${body.id}/stream`;
 
     const first = openStream(url);
     await waitFor(() => first.frames.length === 1, { what: 'the first frame' });
     expect(first.frames[0].data.status).toBe('accepted');
-    await ingress.query('UPDATE outbox SET published_at = now() + interval \'1 millisecond\' WHERE event_id = $1', [body.id]);
+    await ingress.query("UPDATE outbox SET published_at = now() + interval '1 millisecond' WHERE event_id = $1", [
+      body.id,
+    ]);
     await waitFor(() => first.frames.length === 2, { what: 'the published frame' });
     expect(first.frames[1].data.status).toBe('published');
     expect(Number(first.frames[1].id)).toBeGreaterThan(Number(first.frames[0].id));
@@ -61,7 +74,10 @@ describe('GET /events/:id/stream (Server-Sent Events)', () => {
     await first.done;
 
     const resumed = openStream(url, first.frames[1].id);
-    await ingress.query(`INSERT INTO processed_events ("group", event_id, processed_at) VALUES ('ledger', $1, now() + interval '1 second')`, [body.id]);
+    await ingress.query(
+      `INSERT INTO processed_events ("group", event_id, processed_at) VALUES ('ledger', $1, now() + interval '1 second')`,
+      [body.id],
+    );
     await waitFor(() => resumed.frames.length >= 1, { what: 'the frame after Last-Event-ID' });
     expect(resumed.frames[0].data.status).toBe('published');
     expect(resumed.frames[0].data.groups).toEqual([expect.objectContaining({ group: 'ledger', status: 'processed' })]);

@@ -14,8 +14,12 @@ export default async function globalSetup(): Promise<void> {
   }
   // Workers inherit this: their databases carry the run's id, so parallel runs on one server never collide.
   process.env.HOOKRAIL_TEST_RUN = String(process.pid);
-  execFileSync(process.execPath, ['-r', '@swc-node/register', 'libs/testing/src/cli/test-databases.command.ts', 'prepare', String(process.pid)], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    ['-r', '@swc-node/register', 'libs/testing/src/cli/test-databases.command.ts', 'prepare', String(process.pid)],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
 }

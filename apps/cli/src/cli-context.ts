@@ -30,7 +30,11 @@ export class CliContext {
 
   async kafkaProducer(): Promise<Producer> {
     if (!this.producer) {
-      this.producer = createKafka('hookrail-cli', this.env.KAFKA_BROKERS).producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+      this.producer = createKafka('hookrail-cli', this.env.KAFKA_BROKERS).producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
       await this.producer.connect();
     }
     return this.producer;

@@ -45,7 +45,12 @@ const OPTIONS = {
 } as const;
 
 /** Runs one command; returns the exit code (0 done, 1 failed, 2 usage error). */
-export async function runCli(argv: string[], out: (text: string) => void, err: (text: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runCli(
+  argv: string[],
+  out: (text: string) => void,
+  err: (text: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -100,5 +105,9 @@ export async function runCli(argv: string[], out: (text: string) => void, err: (
 }
 
 if (require.main === module) {
-  runCli(process.argv.slice(2), (text) => process.stdout.write(`${text}\n`), (text) => process.stderr.write(`${text}\n`)).then((code) => process.exit(code));
+  runCli(
+    process.argv.slice(2),
+    (text) => process.stdout.write(`${text}\n`),
+    (text) => process.stderr.write(`${text}\n`),
+  ).then((code) => process.exit(code));
 }

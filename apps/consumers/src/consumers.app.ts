@@ -1,5 +1,12 @@
 import { Closable } from '@app/config';
-import { ConsumerMetrics, ConsumerServer, PROCESSED_EVENTS_RETENTION_JOB, pruneProcessedEvents, RethrowErrorsFilter, startMetricsServer } from '@app/consumer-runtime';
+import {
+  ConsumerMetrics,
+  ConsumerServer,
+  PROCESSED_EVENTS_RETENTION_JOB,
+  pruneProcessedEvents,
+  RethrowErrorsFilter,
+  startMetricsServer,
+} from '@app/consumer-runtime';
 import { dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
 import { scheduleJob } from '@app/jobs';
@@ -20,10 +27,23 @@ import { HISTORY_RETENTION_JOB, pruneHistory } from './retention/history-retenti
  * pool, one metrics registry and one Kafka client. The returned handle stops them all (current messages finish).
  */
 export async function startConsumers(config: ConsumersEnv, logger: Logger): Promise<Closable & { groups: string[] }> {
-  const dataSource = await connect({ url: config.DATABASE_URL, applicationName: 'hookrail-consumers', poolSize: 2 + config.CONSUMER_GROUPS.length * config.CONSUMER_PARTITION_CONCURRENCY });
+  const dataSource = await connect({
+    url: config.DATABASE_URL,
+    applicationName: 'hookrail-consumers',
+    poolSize: 2 + config.CONSUMER_GROUPS.length * config.CONSUMER_PARTITION_CONCURRENCY,
+  });
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });
-  const metricsServer = config.METRICS_PORT > 0 ? await startMetricsServer(metrics.registry, config.METRICS_PORT).catch((error: Error) => void logger.warn({ err: error.message, port: config.METRICS_PORT }, 'metrics port unavailable; running without /metrics')) : undefined;
+  const metricsServer =
+    config.METRICS_PORT > 0
+      ? await startMetricsServer(metrics.registry, config.METRICS_PORT).catch(
+          (error: Error) =>
+            void logger.warn(
+              { err: error.message, port: config.METRICS_PORT },
+              'metrics port unavailable; running without /metrics',
+            ),
+        )
+      : undefined;
   const kafka = createKafka('hookrail-consumers', config.KAFKA_BROKERS, logger);
   const namespaced = (name: string) => `${config.KAFKA_NAMESPACE}${name}`;
   const apps: INestMicroservice[] = [];
@@ -33,10 +53,25 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   const services = config.CONSUMER_GROUPS.flatMap((group) => {
     const service = CONSUMER_SERVICES[group];
     if (!service) logger.warn({ group }, 'no service implements this group yet; skipped');
-    return service ? [{ group, service, topics: service.topics.map(namespaced), dltTopic: namespaced(dltTopic(group)), replayTopic: namespaced(replayTopic(group)) }] : [];
+    return service
+      ? [
+          {
+            group,
+            service,
+            topics: service.topics.map(namespaced),
+            dltTopic: namespaced(dltTopic(group)),
+            replayTopic: namespaced(replayTopic(group)),
+          },
+        ]
+      : [];
   });
   // One admin round trip for every group's topics: a busy broker takes seconds per creation and leader wait.
-  await ensureTopics(kafka, services.flatMap(({ topics, dltTopic, replayTopic }) => [...topics, dltTopic, replayTopic]).map((topic) => ({ topic, numPartitions: config.TOPIC_PARTITIONS })));
+  await ensureTopics(
+    kafka,
+    services
+      .flatMap(({ topics, dltTopic, replayTopic }) => [...topics, dltTopic, replayTopic])
+      .map((topic) => ({ topic, numPartitions: config.TOPIC_PARTITIONS })),
+  );
 
   for (const { group, service, topics, ...names } of services) {
     const strategy = new ConsumerServer({
@@ -53,16 +88,33 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       partitionsConsumedConcurrently: config.CONSUMER_PARTITION_CONCURRENCY,
       afterDbCommit,
     });
-    const app = await NestFactory.createMicroservice(ConsumersModule.forService(service.module, logger, new ConsumerServiceDeps(group, config, dataSource, kafka, metrics, names.dltTopic)), { strategy, logger: new NestLogger(logger) });
+    const app = await NestFactory.createMicroservice(
+      ConsumersModule.forService(
+        service.module,
+        logger,
+        new ConsumerServiceDeps(group, config, dataSource, kafka, metrics, names.dltTopic),
+      ),
+      { strategy, logger: new NestLogger(logger) },
+    );
     app.useGlobalFilters(new RethrowErrorsFilter());
     await app.listen();
     apps.push(app);
     groups.push(group);
   }
 
-  const retention = scheduleJob(PROCESSED_EVENTS_RETENTION_JOB, config.PROCESSED_EVENTS_RETENTION_INTERVAL_MS, () => pruneProcessedEvents(dataSource, config.PROCESSED_EVENTS_RETENTION_DAYS * 86_400), logger);
+  const retention = scheduleJob(
+    PROCESSED_EVENTS_RETENTION_JOB,
+    config.PROCESSED_EVENTS_RETENTION_INTERVAL_MS,
+    () => pruneProcessedEvents(dataSource, config.PROCESSED_EVENTS_RETENTION_DAYS * 86_400),
+    logger,
+  );
   retention.start();
-  const historyRetention = scheduleJob(HISTORY_RETENTION_JOB, config.HISTORY_RETENTION_INTERVAL_MS, () => pruneHistory(dataSource, { retentionSeconds: config.HISTORY_RETENTION_DAYS * 86_400 }), logger);
+  const historyRetention = scheduleJob(
+    HISTORY_RETENTION_JOB,
+    config.HISTORY_RETENTION_INTERVAL_MS,
+    () => pruneHistory(dataSource, { retentionSeconds: config.HISTORY_RETENTION_DAYS * 86_400 }),
+    logger,
+  );
   historyRetention.start();
 
   return {

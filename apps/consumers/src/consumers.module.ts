@@ -7,7 +7,11 @@ import { ConsumerServiceDeps } from './consumer-service.deps';
 @Module({})
 class ConsumerServiceDepsModule {
   static forRoot(deps: ConsumerServiceDeps): DynamicModule {
-    return { module: ConsumerServiceDepsModule, providers: [{ provide: ConsumerServiceDeps, useValue: deps }], exports: [ConsumerServiceDeps] };
+    return {
+      module: ConsumerServiceDepsModule,
+      providers: [{ provide: ConsumerServiceDeps, useValue: deps }],
+      exports: [ConsumerServiceDeps],
+    };
   }
 }
 

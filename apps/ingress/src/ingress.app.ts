@@ -16,15 +16,26 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
   const fastify = adapter.getInstance();
   // Signatures are checked on the exact bytes received: every body stays a Buffer; use cases parse it after.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.MAX_BODY_BYTES }, (_request, body, done) => done(null, body));
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.MAX_BODY_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
 
-  const app = await NestFactory.create<NestFastifyApplication>(IngressModule.forRoot(config, logger, sources), adapter, {
-    logger: new NestLogger(logger),
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    IngressModule.forRoot(config, logger, sources),
+    adapter,
+    {
+      logger: new NestLogger(logger),
+      bodyParser: false,
+    },
+  );
   const metrics = app.get(IngressMetrics);
   fastify.addHook('onResponse', async (request, reply) => {
-    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     logRequest(logger, request, reply);
   });
   return app;

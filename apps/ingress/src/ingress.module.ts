@@ -32,8 +32,16 @@ export class IngressModule {
       module: IngressModule,
       imports: [
         LoggerModule.forRoot(logger),
-        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: 'hookrail-ingress', poolSize: config.DATABASE_POOL_SIZE }),
-        AdminModule.forRoot({ adminToken: config.ADMIN_TOKEN, kafkaBrokers: config.KAFKA_BROKERS, kafkaNamespace: config.KAFKA_NAMESPACE }),
+        DatabaseModule.forRoot({
+          url: config.DATABASE_URL,
+          applicationName: 'hookrail-ingress',
+          poolSize: config.DATABASE_POOL_SIZE,
+        }),
+        AdminModule.forRoot({
+          adminToken: config.ADMIN_TOKEN,
+          kafkaBrokers: config.KAFKA_BROKERS,
+          kafkaNamespace: config.KAFKA_NAMESPACE,
+        }),
       ],
       controllers: [WebhookController, EventsController, HealthController, MetricsController],
       providers: [
@@ -43,7 +51,11 @@ export class IngressModule {
         { provide: APP_FILTER, useClass: ProblemFilter },
         {
           provide: BACKPRESSURE_SETTINGS,
-          useValue: { maxBacklog: config.BACKPRESSURE_MAX_BACKLOG, checkIntervalMs: config.BACKPRESSURE_CHECK_MS, retryAfterSeconds: 5 },
+          useValue: {
+            maxBacklog: config.BACKPRESSURE_MAX_BACKLOG,
+            checkIntervalMs: config.BACKPRESSURE_CHECK_MS,
+            retryAfterSeconds: 5,
+          },
         },
         BacklogRepository,
         BackpressureService,

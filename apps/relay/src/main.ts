@@ -8,7 +8,9 @@ import { RelayModule } from './relay.module';
 bootstrap('relay', async () => {
   const config = loadConfig(RelayEnv);
   const logger = createLogger('relay', config.LOG_LEVEL);
-  const app = await NestFactory.createApplicationContext(RelayModule.forRoot(config, logger), { logger: new NestLogger(logger) });
+  const app = await NestFactory.createApplicationContext(RelayModule.forRoot(config, logger), {
+    logger: new NestLogger(logger),
+  });
   await app.init();
   logger.info({ brokers: config.KAFKA_BROKERS }, 'relay started');
   closeOnSignals(app, (message) => logger.info(message));

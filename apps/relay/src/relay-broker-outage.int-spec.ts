@@ -1,5 +1,15 @@
 import { AppProcess, KafkaProxy, waitFor } from '@app/testing';
-import { firstArrivals, insertEvents, interleavedEvents, orderReport, publishedCount, range, relaysStarted, RelayTestBed, startRelay } from './testing/relay-fixtures';
+import {
+  firstArrivals,
+  insertEvents,
+  interleavedEvents,
+  orderReport,
+  publishedCount,
+  range,
+  relaysStarted,
+  RelayTestBed,
+  startRelay,
+} from './testing/relay-fixtures';
 
 describe('a broker outage', () => {
   const OUTAGE_MS = 20_000;
@@ -34,17 +44,29 @@ describe('a broker outage', () => {
       await waitFor(() => Date.now() >= outageStart + tick * 1000, { intervalMs: 20, what: 'the next second' });
       await insertEvents(bed.dataSource, bed.topic, events.slice(next, next + 100));
     }
-    await waitFor(() => Date.now() >= outageStart + OUTAGE_MS, { timeoutMs: OUTAGE_MS + 5000, intervalMs: 100, what: 'the end of the outage' });
+    await waitFor(() => Date.now() >= outageStart + OUTAGE_MS, {
+      timeoutMs: OUTAGE_MS + 5000,
+      intervalMs: 100,
+      what: 'the end of the outage',
+    });
     expect(await publishedCount(bed.dataSource)).toBe(200);
     expect(relay.logLines().some((line) => line.msg === 'publish failed; rolled back, will retry')).toBe(true);
-    const [attempts] = await bed.dataSource.query(`SELECT count(*)::int AS rows FROM outbox WHERE published_at IS NULL AND attempts > 0 AND last_error IS NOT NULL`);
+    const [attempts] = await bed.dataSource.query(
+      `SELECT count(*)::int AS rows FROM outbox WHERE published_at IS NULL AND attempts > 0 AND last_error IS NOT NULL`,
+    );
     expect(attempts.rows).toBeGreaterThan(0);
 
     await proxy.resume();
-    await waitFor(async () => (await publishedCount(bed.dataSource)) === events.length, { timeoutMs: 30_000, what: 'every row published after the outage' });
-    await waitFor(() => new Set(bed.reader.messages.map((message) => message.headers.ce_id)).size === events.length, { what: 'every event on the topic' });
+    await waitFor(async () => (await publishedCount(bed.dataSource)) === events.length, {
+      timeoutMs: 30_000,
+      what: 'every row published after the outage',
+    });
+    await waitFor(() => new Set(bed.reader.messages.map((message) => message.headers.ce_id)).size === events.length, {
+      what: 'every event on the topic',
+    });
     const report = orderReport(bed.reader.messages);
-    for (const sequence of report.byAggregate.values()) expect(firstArrivals(sequence)).toEqual(range(events.length / AGGREGATES));
+    for (const sequence of report.byAggregate.values())
+      expect(firstArrivals(sequence)).toEqual(range(events.length / AGGREGATES));
     expect(relay.logLines().some((line) => line.msg === 'publishing again')).toBe(true);
   }, 150_000);
 });

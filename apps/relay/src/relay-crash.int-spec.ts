@@ -1,5 +1,16 @@
 import { AppProcess, waitFor } from '@app/testing';
-import { firstArrivals, insertEvents, interleavedEvents, lanesOwnedBy, orderReport, publishedCount, range, relaysStarted, RelayTestBed, startRelay } from './testing/relay-fixtures';
+import {
+  firstArrivals,
+  insertEvents,
+  interleavedEvents,
+  lanesOwnedBy,
+  orderReport,
+  publishedCount,
+  range,
+  relaysStarted,
+  RelayTestBed,
+  startRelay,
+} from './testing/relay-fixtures';
 
 describe('a relay killed with SIGKILL in the middle of a batch', () => {
   const EVENTS = 6000;
@@ -23,9 +34,13 @@ describe('a relay killed with SIGKILL in the middle of a batch', () => {
     relays.push(victim, survivor);
     await relaysStarted(relays);
     await insertEvents(bed.dataSource, bed.topic, interleavedEvents(AGGREGATES, EVENTS));
-    await waitFor(() => lanesOwnedBy(victim) > 0 && lanesOwnedBy(survivor) > 0 && lanesOwnedBy(victim) + lanesOwnedBy(survivor) === 64, {
-      what: 'the relays to share the lanes',
-    });
+    await waitFor(
+      () =>
+        lanesOwnedBy(victim) > 0 && lanesOwnedBy(survivor) > 0 && lanesOwnedBy(victim) + lanesOwnedBy(survivor) === 64,
+      {
+        what: 'the relays to share the lanes',
+      },
+    );
     await waitFor(async () => (await publishedCount(bed.dataSource)) >= EVENTS / 4, { what: 'a quarter published' });
 
     victim.child.kill('SIGKILL');
@@ -35,13 +50,21 @@ describe('a relay killed with SIGKILL in the middle of a batch', () => {
     const takeoverMs = Date.now() - killedAt;
     expect(takeoverMs).toBeLessThan(5000);
 
-    await waitFor(async () => (await publishedCount(bed.dataSource)) === EVENTS, { timeoutMs: 30_000, what: 'every row marked published' });
-    await waitFor(() => new Set(bed.reader.messages.map((message) => message.headers.ce_id)).size === EVENTS, { what: 'every event on the topic' });
+    await waitFor(async () => (await publishedCount(bed.dataSource)) === EVENTS, {
+      timeoutMs: 30_000,
+      what: 'every row marked published',
+    });
+    await waitFor(() => new Set(bed.reader.messages.map((message) => message.headers.ce_id)).size === EVENTS, {
+      what: 'every event on the topic',
+    });
 
     const report = orderReport(bed.reader.messages);
     // At-least-once: a batch the victim sent but could not mark is sent again by the survivor.
-    process.stdout.write(`relay-crash: takeover after ${takeoverMs} ms, ${report.duplicates} duplicate(s) among ${bed.reader.messages.length} messages\n`);
+    process.stdout.write(
+      `relay-crash: takeover after ${takeoverMs} ms, ${report.duplicates} duplicate(s) among ${bed.reader.messages.length} messages\n`,
+    );
     expect(report.byAggregate.size).toBe(AGGREGATES);
-    for (const sequence of report.byAggregate.values()) expect(firstArrivals(sequence)).toEqual(range(EVENTS / AGGREGATES));
+    for (const sequence of report.byAggregate.values())
+      expect(firstArrivals(sequence)).toEqual(range(EVENTS / AGGREGATES));
   }, 150_000);
 });

@@ -1,6 +1,16 @@
 import { AppProcess, waitFor } from '@app/testing';
 import { Kafka as CloudEventsKafka, KafkaMessage } from 'cloudevents';
-import { insertEvents, interleavedEvents, orderReport, publishedCount, range, relaysStarted, RelayTestBed, startRelay, TRACEPARENT } from './testing/relay-fixtures';
+import {
+  insertEvents,
+  interleavedEvents,
+  orderReport,
+  publishedCount,
+  range,
+  relaysStarted,
+  RelayTestBed,
+  startRelay,
+  TRACEPARENT,
+} from './testing/relay-fixtures';
 
 describe('three relays over one outbox', () => {
   const EVENTS = 10_000;
@@ -27,7 +37,10 @@ describe('three relays over one outbox', () => {
     relays.push(startRelay(bed.database.url));
     await insertEvents(bed.dataSource, bed.topic, events.slice(EVENTS / 2));
 
-    await waitFor(async () => (await publishedCount(bed.dataSource)) === EVENTS, { timeoutMs: 60_000, what: 'every row marked published' });
+    await waitFor(async () => (await publishedCount(bed.dataSource)) === EVENTS, {
+      timeoutMs: 60_000,
+      what: 'every row marked published',
+    });
     await waitFor(() => bed.reader.messages.length >= EVENTS, { timeoutMs: 30_000, what: 'every event on the topic' });
 
     const report = orderReport(bed.reader.messages);
@@ -43,7 +56,12 @@ describe('three relays over one outbox', () => {
 
   it('write messages that the official CloudEvents SDK decodes, with the traceparent carried along', () => {
     const decoded = bed.reader.messages.map((message) => {
-      const kafkaMessage: KafkaMessage = { key: message.key ?? '', value: message.value, body: message.value, headers: message.headers };
+      const kafkaMessage: KafkaMessage = {
+        key: message.key ?? '',
+        value: message.value,
+        body: message.value,
+        headers: message.headers,
+      };
       const event = CloudEventsKafka.toEvent(kafkaMessage);
       const { specversion, id, type, subject, traceparent, data } = Array.isArray(event) ? event[0] : event;
       return { specversion, id, type, subject, traceparent, data };
@@ -63,7 +81,9 @@ describe('three relays over one outbox', () => {
     await relaysStarted(relays);
     for (const relay of relays) relay.signal('SIGTERM');
     for (const relay of relays) expect(await relay.exited).toEqual({ code: 0, signal: null });
-    const [row] = await bed.dataSource.query(`SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+    const [row] = await bed.dataSource.query(
+      `SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
     expect(row.held).toBe(0);
   });
 });

@@ -22,10 +22,14 @@ describe('a row the broker rejects for good', () => {
 
   /** Another aggregate that hashes to the same lane as `key`. */
   function laneMate(key: string): string {
-    for (let i = 0; ; i++) if (laneOf(`neighbour-${i}`) === laneOf(key) && `neighbour-${i}` !== key) return `neighbour-${i}`;
+    for (let i = 0; ; i++)
+      if (laneOf(`neighbour-${i}`) === laneOf(key) && `neighbour-${i}` !== key) return `neighbour-${i}`;
   }
 
-  const values = (key: string) => bed.reader.messages.filter((message) => message.key === key).map((message) => JSON.parse(message.value ?? '{}').seq);
+  const values = (key: string) =>
+    bed.reader.messages
+      .filter((message) => message.key === key)
+      .map((message) => JSON.parse(message.value ?? '{}').seq);
 
   it('is parked with its error and counted; other lanes and other keys of its lane go on; its later rows wait behind it', async () => {
     const poisoned = 'order-poisoned';
@@ -44,26 +48,47 @@ describe('a row the broker rejects for good', () => {
     await waitFor(() => bed.reader.messages.length >= 103, { what: 'the publishable rows on the topic' });
     expect(values(poisoned)).toEqual([0]);
     expect(values(neighbour)).toEqual([0, 1]);
-    const [parked] = await bed.dataSource.query(`SELECT failed_at, last_error, attempts FROM outbox WHERE event_id = $1`, [events[2].id]);
+    const [parked] = await bed.dataSource.query(
+      `SELECT failed_at, last_error, attempts FROM outbox WHERE event_id = $1`,
+      [events[2].id],
+    );
     expect(parked.failed_at).not.toBeNull();
     expect(parked.last_error).toMatch(/MESSAGE_TOO_LARGE|larger than the max message size/);
-    const [held] = await bed.dataSource.query(`SELECT published_at, failed_at FROM outbox WHERE event_id = $1`, [events[3].id]);
+    const [held] = await bed.dataSource.query(`SELECT published_at, failed_at FROM outbox WHERE event_id = $1`, [
+      events[3].id,
+    ]);
     expect(held).toEqual({ published_at: null, failed_at: null });
 
-    const metrics = await waitFor(async () => {
-      const text = await (await fetch(metricsUrl)).text();
-      return text.includes('hookrail_outbox_failed_rows 1') && text;
-    }, { what: 'the failed row in /metrics' });
+    const metrics = await waitFor(
+      async () => {
+        const text = await (await fetch(metricsUrl)).text();
+        return text.includes('hookrail_outbox_failed_rows 1') && text;
+      },
+      { what: 'the failed row in /metrics' },
+    );
     expect(metrics).toMatch(/hookrail_relay_failures_total\{kind="rejected"\} 1/);
     expect(metrics).toMatch(/hookrail_outbox_backlog_rows 1\b/);
     expect(metrics).toMatch(/hookrail_relay_published_total\{topic="[^"]+"\} 103/);
-    expect(relay.logLines().some((line) => String(line.msg).startsWith('broker rejected an outbox row') && line.eventId === events[2].id)).toBe(true);
+    expect(
+      relay
+        .logLines()
+        .some((line) => String(line.msg).startsWith('broker rejected an outbox row') && line.eventId === events[2].id),
+    ).toBe(true);
   }, 120_000);
 
   it('is published, followed by the rows that waited, once the operator fixed the cause and requeued it', async () => {
     const admin = testKafka().admin();
     await admin.connect();
-    await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: bed.topic, configEntries: [{ name: 'max.message.bytes', value: '3000000' }] }] });
+    await admin.alterConfigs({
+      validateOnly: false,
+      resources: [
+        {
+          type: ConfigResourceTypes.TOPIC,
+          name: bed.topic,
+          configEntries: [{ name: 'max.message.bytes', value: '3000000' }],
+        },
+      ],
+    });
     await admin.disconnect();
 
     await bed.dataSource.query(`UPDATE outbox SET failed_at = NULL WHERE failed_at IS NOT NULL`);

@@ -13,8 +13,17 @@ export class RelayModule {
   static forRoot(config: RelayEnv, logger: Logger): DynamicModule {
     return {
       module: RelayModule,
-      imports: [LoggerModule.forRoot(logger), DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: 'hookrail-relay', poolSize: 4 })],
-      providers: [{ provide: RelayEnv, useValue: config }, { provide: RelayMetrics, useValue: new RelayMetrics() }, OutboxRelayService, OutboxRetentionService, RelayMetricsService],
+      imports: [
+        LoggerModule.forRoot(logger),
+        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: 'hookrail-relay', poolSize: 4 }),
+      ],
+      providers: [
+        { provide: RelayEnv, useValue: config },
+        { provide: RelayMetrics, useValue: new RelayMetrics() },
+        OutboxRelayService,
+        OutboxRetentionService,
+        RelayMetricsService,
+      ],
     };
   }
 }

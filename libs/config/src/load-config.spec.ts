@@ -12,7 +12,9 @@ describe('loadConfig', () => {
   });
 
   it('names a missing variable', () => {
-    expect(() => loadConfig(BaseEnv, {})).toThrow(new ConfigError('configuration error: DATABASE_URL is required but not set'));
+    expect(() => loadConfig(BaseEnv, {})).toThrow(
+      new ConfigError('configuration error: DATABASE_URL is required but not set'),
+    );
   });
 
   it('names a malformed variable without echoing its value', () => {

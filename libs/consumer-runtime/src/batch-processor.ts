@@ -71,13 +71,23 @@ export class BatchProcessor {
         if (!(await this.applyRun(batch, run, controls))) return;
         run = [];
         const now = new Date();
-        const failure: Failure = { error: parsed.error, errorClass: 'poison', attempts: 1, firstFailureAt: now, lastFailureAt: now };
+        const failure: Failure = {
+          error: parsed.error,
+          errorClass: 'poison',
+          attempts: 1,
+          firstFailureAt: now,
+          lastFailureAt: now,
+        };
         this.logFailure(batch, message, parsed.eventId, failure, false);
-        if (!(await this.deadLetter(batch, message, parsed.eventId, parsed.type ?? 'unknown', failure, controls))) return;
+        if (!(await this.deadLetter(batch, message, parsed.eventId, parsed.type ?? 'unknown', failure, controls)))
+          return;
         await controls.commit(message);
         continue;
       }
-      const item: Item = parsed.kind === 'event' ? { message, event: parsed.event, replayCount: parsed.replayCount, handler: handlers.get(parsed.event.type) } : { message, replayCount: 0 };
+      const item: Item =
+        parsed.kind === 'event'
+          ? { message, event: parsed.event, replayCount: parsed.replayCount, handler: handlers.get(parsed.event.type) }
+          : { message, replayCount: 0 };
       run.push(item);
       if (run.length >= maxBatchSize && !(await this.applyRun(batch, run.splice(0), controls))) return;
     }
@@ -93,7 +103,11 @@ export class BatchProcessor {
       let current: Item | undefined;
       try {
         await this.deps.dataSource.transaction(async (manager) => {
-          const claims = await ProcessedEventClaims.claim(manager, this.deps.group, events.map((item) => item.event!.id));
+          const claims = await ProcessedEventClaims.claim(
+            manager,
+            this.deps.group,
+            events.map((item) => item.event!.id),
+          );
           const pending = new PendingWrites();
           for (const item of events) {
             current = item;
@@ -107,8 +121,22 @@ export class BatchProcessor {
         });
       } catch (error) {
         const now = new Date();
-        const prior = current ? { item: current, failure: { error, errorClass: classifyError(error, current.handler!.policy.isPermanent), attempts: 1, firstFailureAt: now, lastFailureAt: now } } : undefined;
-        this.deps.logger.debug({ group: this.deps.group, topic: batch.topic, partition: batch.partition, err: errorMessage(error) }, 'batch transaction failed; applying its messages one by one');
+        const prior = current
+          ? {
+              item: current,
+              failure: {
+                error,
+                errorClass: classifyError(error, current.handler!.policy.isPermanent),
+                attempts: 1,
+                firstFailureAt: now,
+                lastFailureAt: now,
+              },
+            }
+          : undefined;
+        this.deps.logger.debug(
+          { group: this.deps.group, topic: batch.topic, partition: batch.partition, err: errorMessage(error) },
+          'batch transaction failed; applying its messages one by one',
+        );
         if (!prior) return this.applyOneByOne(batch, run, controls);
         // One by one up to the message that failed; the rest of the run goes back to the fast path.
         const failedAt = run.indexOf(prior.item) + 1;
@@ -123,9 +151,18 @@ export class BatchProcessor {
   }
 
   /** Slow path: each message in its own transaction, retried per its handler's policy, dead-lettered at the end. */
-  private async applyOneByOne(batch: Batch, run: Item[], controls: BatchControls, prior?: { item: Item; failure: Failure }): Promise<boolean> {
+  private async applyOneByOne(
+    batch: Batch,
+    run: Item[],
+    controls: BatchControls,
+    prior?: { item: Item; failure: Failure },
+  ): Promise<boolean> {
     for (const item of run) {
-      if (item.handler && !(await this.applyWithRetry(batch, item, controls, prior?.item === item ? prior.failure : undefined))) return false;
+      if (
+        item.handler &&
+        !(await this.applyWithRetry(batch, item, controls, prior?.item === item ? prior.failure : undefined))
+      )
+        return false;
       await controls.commit(item.message);
       if (controls.shouldStop()) return false;
     }
@@ -143,7 +180,8 @@ export class BatchProcessor {
           const pending = new PendingWrites();
           const applied = await this.applyTimed(item, this.context(batch, item, attempt, manager, pending), claims);
           await pending.flush(manager);
-          if (applied === 'applied' && (attempt > 1 || item.replayCount > 0)) await this.markProcessed(manager, item, attempt);
+          if (applied === 'applied' && (attempt > 1 || item.replayCount > 0))
+            await this.markProcessed(manager, item, attempt);
           return applied;
         });
         this.deps.afterDbCommit?.();
@@ -155,8 +193,17 @@ export class BatchProcessor {
           this.logFailure(batch, item.message, event.id, failure, willRetry);
           if (!willRetry) return;
           metrics.retries.inc({ group, type: event.type });
-          await recordEventStatus(dataSource, { group, eventId: event.id, status: 'retrying', attempts: failure.attempts, lastError: describe(failure.error) }).catch((error: Error) =>
-            this.deps.logger.warn({ group, eventId: event.id, err: error.message }, 'could not record the retrying status'),
+          await recordEventStatus(dataSource, {
+            group,
+            eventId: event.id,
+            status: 'retrying',
+            attempts: failure.attempts,
+            lastError: describe(failure.error),
+          }).catch((error: Error) =>
+            this.deps.logger.warn(
+              { group, eventId: event.id, err: error.message },
+              'could not record the retrying status',
+            ),
           );
         },
         wait: (ms) => this.wait(ms, controls),
@@ -172,31 +219,58 @@ export class BatchProcessor {
   }
 
   /** Produces the dead letter; true when the broker acknowledged it and the offset may move past the message. */
-  private async deadLetter(batch: Batch, message: KafkaMessage, eventId: string | undefined, type: string, failure: Failure, controls: BatchControls): Promise<boolean> {
+  private async deadLetter(
+    batch: Batch,
+    message: KafkaMessage,
+    eventId: string | undefined,
+    type: string,
+    failure: Failure,
+    controls: BatchControls,
+  ): Promise<boolean> {
     const { group, dltTopic, producer, logger, metrics, dataSource } = this.deps;
     const fields = { group, eventId, topic: batch.topic, partition: batch.partition, offset: message.offset, dltTopic };
     try {
-      await produceDeadLetter(producer, dltTopic, buildDeadLetter({ group, topic: batch.topic, partition: batch.partition, message, eventId }, failure));
+      await produceDeadLetter(
+        producer,
+        dltTopic,
+        buildDeadLetter({ group, topic: batch.topic, partition: batch.partition, message, eventId }, failure),
+      );
     } catch (error) {
       this.deadLetterFailures++;
-      logger.error({ ...fields, err: errorMessage(error) }, 'could not produce the dead letter; offset not committed, the message will be processed again');
-      await this.wait(backoffDelay(this.deadLetterFailures, DLT_RETRY, () => 1), controls);
+      logger.error(
+        { ...fields, err: errorMessage(error) },
+        'could not produce the dead letter; offset not committed, the message will be processed again',
+      );
+      await this.wait(
+        backoffDelay(this.deadLetterFailures, DLT_RETRY, () => 1),
+        controls,
+      );
       return false;
     }
     this.deadLetterFailures = 0;
     metrics.deadLetters.inc({ group, type });
     logger.warn({ ...fields, errorClass: errorClassName(failure.error), attempts: failure.attempts }, 'dead-lettered');
     if (eventId) {
-      await recordEventStatus(dataSource, { group, eventId, status: 'dead', attempts: failure.attempts, lastError: describe(failure.error) }).catch((error: Error) =>
-        logger.warn({ ...fields, err: error.message }, 'could not record the dead status'),
-      );
+      await recordEventStatus(dataSource, {
+        group,
+        eventId,
+        status: 'dead',
+        attempts: failure.attempts,
+        lastError: describe(failure.error),
+      }).catch((error: Error) => logger.warn({ ...fields, err: error.message }, 'could not record the dead status'));
     }
     return true;
   }
 
   /** After failures or a replay there is a status row saying otherwise; it turns `processed` with the effect. */
   private markProcessed(manager: EntityManager, item: Item, attempts: number): Promise<void> {
-    return recordEventStatus(manager, { group: this.deps.group, eventId: item.event!.id, status: 'processed', attempts, lastError: null });
+    return recordEventStatus(manager, {
+      group: this.deps.group,
+      eventId: item.event!.id,
+      status: 'processed',
+      attempts,
+      lastError: null,
+    });
   }
 
   private async applyTimed(item: Item, ctx: MessageContext, claims: ProcessedEventClaims): Promise<DedupeOutcome> {
@@ -208,8 +282,25 @@ export class BatchProcessor {
     }
   }
 
-  private context(batch: Batch, item: Item, attempt: number, manager: EntityManager, pending: PendingWrites): MessageContext {
-    return new MessageContext(this.deps.group, batch.topic, batch.partition, item.message.offset, item.event!.id, attempt, item.replayCount, manager, pending, this.deps.logger);
+  private context(
+    batch: Batch,
+    item: Item,
+    attempt: number,
+    manager: EntityManager,
+    pending: PendingWrites,
+  ): MessageContext {
+    return new MessageContext(
+      this.deps.group,
+      batch.topic,
+      batch.partition,
+      item.message.offset,
+      item.event!.id,
+      attempt,
+      item.replayCount,
+      manager,
+      pending,
+      this.deps.logger,
+    );
   }
 
   private count(item: Item, outcome: DedupeOutcome): void {
@@ -217,7 +308,13 @@ export class BatchProcessor {
     (outcome === 'applied' ? this.deps.metrics.processed : this.deps.metrics.duplicates).inc(labels);
   }
 
-  private logFailure(batch: Batch, message: KafkaMessage, eventId: string | undefined, failure: Failure, willRetry: boolean): void {
+  private logFailure(
+    batch: Batch,
+    message: KafkaMessage,
+    eventId: string | undefined,
+    failure: Failure,
+    willRetry: boolean,
+  ): void {
     this.deps.logger.warn(
       {
         group: this.deps.group,

@@ -5,7 +5,13 @@ import { EventValidationError, PermanentError } from './errors';
 describe('classifyError', () => {
   it('calls malformed records, schema violations and declared permanent errors poison', () => {
     expect(classifyError(new MalformedRecordError('value is not JSON'))).toBe('poison');
-    expect(classifyError(new EventValidationError('shop.order.placed.v1', [{ field: 'amount', errors: ['amount must not be less than 0'] }]))).toBe('poison');
+    expect(
+      classifyError(
+        new EventValidationError('shop.order.placed.v1', [
+          { field: 'amount', errors: ['amount must not be less than 0'] },
+        ]),
+      ),
+    ).toBe('poison');
     expect(classifyError(new PermanentError('unknown order'))).toBe('poison');
   });
 
@@ -15,9 +21,13 @@ describe('classifyError', () => {
     expect(classifyError(new Error('timeout'), (error) => error instanceof InsufficientFunds)).toBe('transient');
   });
 
-  it('calls our database being down unavailable, not the message\'s fault', () => {
-    expect(classifyError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe('unavailable');
-    expect(classifyError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe('unavailable');
+  it("calls our database being down unavailable, not the message's fault", () => {
+    expect(
+      classifyError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    ).toBe('unavailable');
+    expect(
+      classifyError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })),
+    ).toBe('unavailable');
   });
 
   it('calls everything else transient, thrown non-errors included', () => {

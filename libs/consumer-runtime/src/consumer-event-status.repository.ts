@@ -34,7 +34,13 @@ export interface GroupStatus {
  * source for `retrying` and `dead`. Groups that have not seen the event yet are absent.
  */
 export async function findGroupStatuses(manager: EntityManager | DataSource, eventId: string): Promise<GroupStatus[]> {
-  const rows: Array<{ group: string; status: ConsumerEventState; attempts: number; last_error: string | null; updated_at: Date }> = await manager.query(
+  const rows: Array<{
+    group: string;
+    status: ConsumerEventState;
+    attempts: number;
+    last_error: string | null;
+    updated_at: Date;
+  }> = await manager.query(
     `SELECT COALESCE(p."group", s."group") AS "group",
             CASE WHEN p."group" IS NOT NULL THEN 'processed' ELSE s.status END AS status,
             COALESCE(s.attempts, 1) AS attempts,
@@ -46,5 +52,11 @@ export async function findGroupStatuses(manager: EntityManager | DataSource, eve
       ORDER BY 1`,
     [eventId],
   );
-  return rows.map((row) => ({ group: row.group, status: row.status, attempts: Number(row.attempts), lastError: row.last_error, updatedAt: new Date(row.updated_at) }));
+  return rows.map((row) => ({
+    group: row.group,
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    updatedAt: new Date(row.updated_at),
+  }));
 }

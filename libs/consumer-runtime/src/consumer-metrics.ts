@@ -11,10 +11,30 @@ export class ConsumerMetrics {
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
-    this.processed = new Counter({ name: 'hookrail_consumer_processed_total', help: 'Events whose effect was applied and committed', labelNames: ['group', 'type'], registers });
-    this.duplicates = new Counter({ name: 'hookrail_consumer_duplicates_total', help: 'Redeliveries skipped because the event was already applied', labelNames: ['group', 'type'], registers });
-    this.retries = new Counter({ name: 'hookrail_consumer_retries_total', help: 'Attempts that failed and were retried', labelNames: ['group', 'type'], registers });
-    this.deadLetters = new Counter({ name: 'hookrail_consumer_dead_letters_total', help: 'Messages produced to the group dead-letter topic', labelNames: ['group', 'type'], registers });
+    this.processed = new Counter({
+      name: 'hookrail_consumer_processed_total',
+      help: 'Events whose effect was applied and committed',
+      labelNames: ['group', 'type'],
+      registers,
+    });
+    this.duplicates = new Counter({
+      name: 'hookrail_consumer_duplicates_total',
+      help: 'Redeliveries skipped because the event was already applied',
+      labelNames: ['group', 'type'],
+      registers,
+    });
+    this.retries = new Counter({
+      name: 'hookrail_consumer_retries_total',
+      help: 'Attempts that failed and were retried',
+      labelNames: ['group', 'type'],
+      registers,
+    });
+    this.deadLetters = new Counter({
+      name: 'hookrail_consumer_dead_letters_total',
+      help: 'Messages produced to the group dead-letter topic',
+      labelNames: ['group', 'type'],
+      registers,
+    });
     this.handlerSeconds = new Histogram({
       name: 'hookrail_consumer_handler_duration_seconds',
       help: 'Time spent in a handler, per attempt',
@@ -22,6 +42,11 @@ export class ConsumerMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
       registers,
     });
-    this.lag = new Gauge({ name: 'hookrail_consumer_lag', help: 'Messages behind the high watermark, per partition', labelNames: ['group', 'topic', 'partition'], registers });
+    this.lag = new Gauge({
+      name: 'hookrail_consumer_lag',
+      help: 'Messages behind the high watermark, per partition',
+      labelNames: ['group', 'topic', 'partition'],
+      registers,
+    });
   }
 }

@@ -2,12 +2,28 @@ import { CloudEvent, HOOKRAIL_HEADERS, SHOP_ORDER_PLACED_V1, toKafkaRecord } fro
 import { connect } from '@app/db';
 import { ensureTopics } from '@app/kafka';
 import { createLogger } from '@app/logger';
-import { createTestDatabase, createTestTopic, deleteTopics, TestDatabase, testKafka, uniqueName, waitFor } from '@app/testing';
+import {
+  createTestDatabase,
+  createTestTopic,
+  deleteTopics,
+  TestDatabase,
+  testKafka,
+  uniqueName,
+  waitFor,
+} from '@app/testing';
 import { KafkaMessage } from 'kafkajs';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { DataSource } from 'typeorm';
-import { ConsumerContext, ConsumerMetrics, ConsumerRuntime, findGroupStatuses, Handler, PermanentError, RetryPolicy } from '.';
+import {
+  ConsumerContext,
+  ConsumerMetrics,
+  ConsumerRuntime,
+  findGroupStatuses,
+  Handler,
+  PermanentError,
+  RetryPolicy,
+} from '.';
 import { committedOffsets, orderEvent, produce } from './testing/order-events.fixture';
 
 const FAST_RETRY: Partial<RetryPolicy> = { baseDelayMs: 5, maxDelayMs: 20 };
@@ -22,7 +38,9 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     dataSource = await connect({ url: database.url, applicationName: 'consumer-runtime-test', poolSize: 8 });
-    await dataSource.query(`CREATE TABLE test_effects (id serial PRIMARY KEY, "group" text, event_id text, key text, seq int)`);
+    await dataSource.query(
+      `CREATE TABLE test_effects (id serial PRIMARY KEY, "group" text, event_id text, key text, seq int)`,
+    );
   });
 
   afterAll(async () => {
@@ -34,20 +52,46 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
 
   /** The effect every test handler writes through the runtime's transaction. */
   const recordEffect: Handler = async (event, ctx) => {
-    await ctx.manager.query(`INSERT INTO test_effects ("group", event_id, key, seq) VALUES ($1, $2, $3, $4)`, [ctx.group, event.id, event.subject, Number((event.data as { note?: string }).note ?? 0)]);
+    await ctx.manager.query(`INSERT INTO test_effects ("group", event_id, key, seq) VALUES ($1, $2, $3, $4)`, [
+      ctx.group,
+      event.id,
+      event.subject,
+      Number((event.data as { note?: string }).note ?? 0),
+    ]);
   };
 
-  async function start(handler: Handler, { partitions = 1, retry = FAST_RETRY, dlt = true, logger = createLogger('test', 'silent'), sessionTimeoutMs = 30_000 } = {}) {
+  async function start(
+    handler: Handler,
+    {
+      partitions = 1,
+      retry = FAST_RETRY,
+      dlt = true,
+      logger = createLogger('test', 'silent'),
+      sessionTimeoutMs = 30_000,
+    } = {},
+  ) {
     const topic = await createTestTopic('runtime-in', partitions);
     const replayTopic = await createTestTopic('runtime-replay');
     const dltTopic = dlt ? await createTestTopic('runtime-dlt') : uniqueName('runtime-dlt-missing');
     topics.push(topic, replayTopic, ...(dlt ? [dltTopic] : []));
     const group = uniqueName('runtime-group');
     const metrics = new ConsumerMetrics();
-    const runtime = new ConsumerRuntime({ group, topics: [topic], dltTopic, replayTopic, handlers: [{ type: SHOP_ORDER_PLACED_V1, handler, policy: { retry } }], kafka, dataSource, logger, metrics, sessionTimeoutMs });
+    const runtime = new ConsumerRuntime({
+      group,
+      topics: [topic],
+      dltTopic,
+      replayTopic,
+      handlers: [{ type: SHOP_ORDER_PLACED_V1, handler, policy: { retry } }],
+      kafka,
+      dataSource,
+      logger,
+      metrics,
+      sessionTimeoutMs,
+    });
     runtimes.push(runtime);
     await runtime.start();
-    const committed = async () => (await committedOffsets(kafka, group, topic)).reduce((sum, offset) => sum + Math.max(offset, 0), 0);
+    const committed = async () =>
+      (await committedOffsets(kafka, group, topic)).reduce((sum, offset) => sum + Math.max(offset, 0), 0);
     return { topic, replayTopic, dltTopic, group, metrics, runtime, committed };
   }
 
@@ -82,7 +126,9 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     expect(await effects(group)).toEqual([expect.objectContaining({ event_id: event.id })]);
     expect(await counter(metrics.processed)).toBe(1);
     expect(await counter(metrics.duplicates)).toBe(2);
-    expect(await findGroupStatuses(dataSource, event.id)).toEqual([expect.objectContaining({ group, status: 'processed', attempts: 1 })]);
+    expect(await findGroupStatuses(dataSource, event.id)).toEqual([
+      expect.objectContaining({ group, status: 'processed', attempts: 1 }),
+    ]);
   });
 
   it('retries a handler that fails twice, then applies it once and counts two retries', async () => {
@@ -99,7 +145,14 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     expect(calls).toBe(3);
     expect(await counter(metrics.retries)).toBe(2);
     expect(await counter(metrics.processed)).toBe(1);
-    expect(await findGroupStatuses(dataSource, event.id)).toEqual([expect.objectContaining({ group, status: 'processed', attempts: 3, lastError: 'Error: flaky dependency (call 2)' })]);
+    expect(await findGroupStatuses(dataSource, event.id)).toEqual([
+      expect.objectContaining({
+        group,
+        status: 'processed',
+        attempts: 3,
+        lastError: 'Error: flaky dependency (call 2)',
+      }),
+    ]);
   });
 
   it('dead-letters poison at once and exhausted retries after the last attempt, with every header, and keeps the partition flowing', async () => {
@@ -112,7 +165,9 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     );
     const invalid = orderEvent('order-1', { data: { amount: -5 } });
     const broken = orderEvent('order-broken');
-    const followers = ['order-1', 'order-2', 'order-3', 'order-4'].map((key, seq) => orderEvent(key, { data: { note: String(seq) } }));
+    const followers = ['order-1', 'order-2', 'order-3', 'order-4'].map((key, seq) =>
+      orderEvent(key, { data: { note: String(seq) } }),
+    );
     await produce(kafka, topic, [invalid, broken, ...followers]);
 
     await waitFor(async () => (await committed()) === 6, { what: 'all six offsets committed' });
@@ -120,12 +175,16 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     expect(await counter(metrics.deadLetters)).toBe(2);
 
     const deadLetters = await readTopic(dltTopic, 2);
-    const byEvent = new Map(deadLetters.map((message) => [message.headers?.[HOOKRAIL_HEADERS.dltEventId]?.toString(), message]));
+    const byEvent = new Map(
+      deadLetters.map((message) => [message.headers?.[HOOKRAIL_HEADERS.dltEventId]?.toString(), message]),
+    );
     const poison = byEvent.get(invalid.id)!;
     const original = toKafkaRecord(invalid);
     expect(poison.key?.toString()).toBe(original.key);
     expect(poison.value?.toString()).toBe(original.value);
-    const headers = Object.fromEntries(Object.entries(poison.headers ?? {}).map(([name, value]) => [name, value?.toString()]));
+    const headers = Object.fromEntries(
+      Object.entries(poison.headers ?? {}).map(([name, value]) => [name, value?.toString()]),
+    );
     expect(headers).toMatchObject(original.headers);
     expect(headers).toMatchObject({
       [HOOKRAIL_HEADERS.dltTopic]: topic,
@@ -141,21 +200,36 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     expect(Date.parse(headers[HOOKRAIL_HEADERS.dltFirstFailureAt]!)).not.toBeNaN();
     expect(Date.parse(headers[HOOKRAIL_HEADERS.dltLastFailureAt]!)).not.toBeNaN();
 
-    const exhausted = Object.fromEntries(Object.entries(byEvent.get(broken.id)!.headers ?? {}).map(([name, value]) => [name, value?.toString()]));
-    expect(exhausted).toMatchObject({ [HOOKRAIL_HEADERS.dltErrorClass]: 'TypeError', [HOOKRAIL_HEADERS.dltAttempts]: '3', [HOOKRAIL_HEADERS.dltOffset]: '1' });
-    expect(Date.parse(exhausted[HOOKRAIL_HEADERS.dltLastFailureAt]!)).toBeGreaterThan(Date.parse(exhausted[HOOKRAIL_HEADERS.dltFirstFailureAt]!));
-    expect(await findGroupStatuses(dataSource, broken.id)).toEqual([expect.objectContaining({ group, status: 'dead', attempts: 3, lastError: 'TypeError: downstream keeps failing' })]);
-    expect(await findGroupStatuses(dataSource, invalid.id)).toEqual([expect.objectContaining({ group, status: 'dead', attempts: 1 })]);
+    const exhausted = Object.fromEntries(
+      Object.entries(byEvent.get(broken.id)!.headers ?? {}).map(([name, value]) => [name, value?.toString()]),
+    );
+    expect(exhausted).toMatchObject({
+      [HOOKRAIL_HEADERS.dltErrorClass]: 'TypeError',
+      [HOOKRAIL_HEADERS.dltAttempts]: '3',
+      [HOOKRAIL_HEADERS.dltOffset]: '1',
+    });
+    expect(Date.parse(exhausted[HOOKRAIL_HEADERS.dltLastFailureAt]!)).toBeGreaterThan(
+      Date.parse(exhausted[HOOKRAIL_HEADERS.dltFirstFailureAt]!),
+    );
+    expect(await findGroupStatuses(dataSource, broken.id)).toEqual([
+      expect.objectContaining({ group, status: 'dead', attempts: 3, lastError: 'TypeError: downstream keeps failing' }),
+    ]);
+    expect(await findGroupStatuses(dataSource, invalid.id)).toEqual([
+      expect.objectContaining({ group, status: 'dead', attempts: 1 }),
+    ]);
   });
 
   it('does not commit past a dead letter it could not produce, and processes the message again later', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'warn' }, new Writable({
+    const logger = pino(
+      { level: 'warn' },
+      new Writable({
         write(chunk, _encoding, done) {
           lines.push(chunk.toString());
           done();
         },
-      }));
+      }),
+    );
     const { topic, dltTopic, group, committed } = await start(recordEffect, { dlt: false, logger });
     const poison = orderEvent('order-p', { data: { currency: 'euro' } });
     const next = orderEvent('order-q');
@@ -167,9 +241,14 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     expect(await effects(group)).toEqual([]);
 
     await createTopicNamed(dltTopic);
-    await waitFor(async () => (await committed()) === 2, { what: 'both offsets committed once the dead-letter topic exists', timeoutMs: 40_000 });
+    await waitFor(async () => (await committed()) === 2, {
+      what: 'both offsets committed once the dead-letter topic exists',
+      timeoutMs: 40_000,
+    });
     expect((await effects(group)).map((row) => row.event_id)).toEqual([next.id]);
-    expect((await readTopic(dltTopic, 1)).map((message) => message.headers?.[HOOKRAIL_HEADERS.dltEventId]?.toString())).toContain(poison.id);
+    expect(
+      (await readTopic(dltTopic, 1)).map((message) => message.headers?.[HOOKRAIL_HEADERS.dltEventId]?.toString()),
+    ).toContain(poison.id);
   });
 
   async function createTopicNamed(topic: string): Promise<void> {
@@ -191,7 +270,9 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
       { partitions: 4 },
     );
     const keys = Array.from({ length: 20 }, (_, index) => `order-${index}`);
-    const events = Array.from({ length: 1000 }, (_, index) => orderEvent(keys[index % 20], { data: { note: String(Math.floor(index / 20)) } }));
+    const events = Array.from({ length: 1000 }, (_, index) =>
+      orderEvent(keys[index % 20], { data: { note: String(Math.floor(index / 20)) } }),
+    );
     await produce(kafka, topic, events);
 
     await waitFor(async () => (await committed()) === 1000, { what: '1,000 offsets committed', timeoutMs: 45_000 });
@@ -199,7 +280,9 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     expect(rows).toHaveLength(1000);
     expect(new Set(rows.map((row) => row.event_id)).size).toBe(1000);
     for (const key of keys) {
-      expect(rows.filter((row) => row.key === key).map((row) => row.seq)).toEqual(Array.from({ length: 50 }, (_, seq) => seq));
+      expect(rows.filter((row) => row.key === key).map((row) => row.seq)).toEqual(
+        Array.from({ length: 50 }, (_, seq) => seq),
+      );
     }
     expect(await counter(metrics.retries)).toBe(failedOnce.size);
     expect(failedOnce.size).toBeGreaterThan(100);
@@ -215,19 +298,28 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     });
     const event = orderEvent('order-replayed');
     const record = toKafkaRecord(event);
-    const replay = (count: number) => ({ ...record, headers: { ...record.headers, [HOOKRAIL_HEADERS.replayCount]: String(count) } });
+    const replay = (count: number) => ({
+      ...record,
+      headers: { ...record.headers, [HOOKRAIL_HEADERS.replayCount]: String(count) },
+    });
     await produce(kafka, topic, [event]);
-    await waitFor(async () => (await findGroupStatuses(dataSource, event.id))[0]?.status === 'dead', { what: 'the event dead' });
+    await waitFor(async () => (await findGroupStatuses(dataSource, event.id))[0]?.status === 'dead', {
+      what: 'the event dead',
+    });
 
     await produce(kafka, replayTopic, [replay(1)]);
     const deadLetters = await readTopic(dltTopic, 2);
-    const again = deadLetters.find((message) => message.headers?.[HOOKRAIL_HEADERS.dltTopic]?.toString() === replayTopic)!;
+    const again = deadLetters.find(
+      (message) => message.headers?.[HOOKRAIL_HEADERS.dltTopic]?.toString() === replayTopic,
+    )!;
     expect(again.headers?.[HOOKRAIL_HEADERS.replayCount]?.toString()).toBe('1');
     expect(again.headers?.[HOOKRAIL_HEADERS.dltErrorClass]?.toString()).toBe('PermanentError');
 
     fixed = true;
     await produce(kafka, replayTopic, [replay(2)]);
-    await waitFor(async () => (await findGroupStatuses(dataSource, event.id))[0]?.status === 'processed', { what: 'the replay applied' });
+    await waitFor(async () => (await findGroupStatuses(dataSource, event.id))[0]?.status === 'processed', {
+      what: 'the replay applied',
+    });
     expect(await effects(group)).toHaveLength(1);
     expect(seen).toEqual([0, 1, 2]);
   });

@@ -59,7 +59,11 @@ export class ConsumerRuntime {
     const { kafka, logger, group } = this.options;
     // acks=all and one request in flight; not idempotent, so that retries can stay few and a dead-letter topic that
     // cannot take writes shows up in seconds. A rare duplicate dead letter is harmless: the dead-letter store dedupes.
-    this.producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, maxInFlightRequests: 1, retry: { retries: 3, initialRetryTime: 200 } });
+    this.producer = kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      maxInFlightRequests: 1,
+      retry: { retries: 3, initialRetryTime: 200 },
+    });
     await this.producer.connect();
     const sessionTimeout = this.options.sessionTimeoutMs ?? 30_000;
     const consumer = kafka.consumer({
@@ -74,7 +78,9 @@ export class ConsumerRuntime {
     this.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topics: this.topics, fromBeginning: true });
-    consumer.on(consumer.events.CRASH, ({ payload }) => logger.error({ group, err: payload.error?.message, restart: payload.restart }, 'consumer crashed'));
+    consumer.on(consumer.events.CRASH, ({ payload }) =>
+      logger.error({ group, err: payload.error?.message, restart: payload.restart }, 'consumer crashed'),
+    );
     const processor = new BatchProcessor({
       group,
       dltTopic: this.dltTopic,
@@ -92,7 +98,10 @@ export class ConsumerRuntime {
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
       eachBatch: (payload) => this.track(this.processBatch(processor, payload)),
     });
-    logger.info({ group, groupId: this.options.groupId ?? group, topics: this.topics, dltTopic: this.dltTopic }, 'consumer group running');
+    logger.info(
+      { group, groupId: this.options.groupId ?? group, topics: this.topics, dltTopic: this.dltTopic },
+      'consumer group running',
+    );
   }
 
   async stop(): Promise<void> {
@@ -112,7 +121,10 @@ export class ConsumerRuntime {
     }
   }
 
-  private async processBatch(processor: BatchProcessor, { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async processBatch(
+    processor: BatchProcessor,
+    { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload,
+  ): Promise<void> {
     const consumer = this.consumer!;
     // kafkajs heartbeats only when asked; a handler that works longer than the session timeout must not cost the
     // group its membership, so a timer keeps asking while the batch is in hand (kafkajs throttles the requests).
@@ -123,14 +135,19 @@ export class ConsumerRuntime {
         shouldStop: () => this.stopping || !isRunning() || isStale(),
         commit: async (message) => {
           resolveOffset(message.offset);
-          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+          await consumer.commitOffsets([
+            { topic: batch.topic, partition: batch.partition, offset: (BigInt(message.offset) + 1n).toString() },
+          ]);
         },
       });
     } finally {
       clearInterval(keepAlive);
     }
     if (!batch.isEmpty()) {
-      this.options.metrics.lag.set({ group: this.group, topic: batch.topic, partition: String(batch.partition) }, Number(batch.offsetLag()));
+      this.options.metrics.lag.set(
+        { group: this.group, topic: batch.topic, partition: String(batch.partition) },
+        Number(batch.offsetLag()),
+      );
     }
   }
 
@@ -138,7 +155,11 @@ export class ConsumerRuntime {
     const compiled = new Map<string, CompiledHandler>();
     for (const { type, handler, policy } of this.options.handlers) {
       if (compiled.has(type)) throw new Error(`group ${this.group} has two handlers for ${type}`);
-      compiled.set(type, { type, apply: dedupe(handler), policy: { retry: { ...DEFAULT_RETRY_POLICY, ...policy?.retry }, isPermanent: policy?.isPermanent } });
+      compiled.set(type, {
+        type,
+        apply: dedupe(handler),
+        policy: { retry: { ...DEFAULT_RETRY_POLICY, ...policy?.retry }, isPermanent: policy?.isPermanent },
+      });
     }
     return compiled;
   }

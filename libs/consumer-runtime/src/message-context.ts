@@ -25,7 +25,13 @@ export class MessageContext implements ConsumerContext {
   }
 
   get logger(): Logger {
-    this.childLogger ??= this.parentLogger.child({ eventId: this.eventId, topic: this.topic, partition: this.partition, offset: this.offset, group: this.group });
+    this.childLogger ??= this.parentLogger.child({
+      eventId: this.eventId,
+      topic: this.topic,
+      partition: this.partition,
+      offset: this.offset,
+      group: this.group,
+    });
     return this.childLogger;
   }
 }

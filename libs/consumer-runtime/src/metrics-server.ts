@@ -3,7 +3,11 @@ import { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 
 /** `GET /metrics` in the Prometheus text format, on its own port, for a worker that has no HTTP API. */
-export async function startMetricsServer(registry: Registry, port: number, host = '0.0.0.0'): Promise<{ port: number; close(): Promise<void> }> {
+export async function startMetricsServer(
+  registry: Registry,
+  port: number,
+  host = '0.0.0.0',
+): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
       response.writeHead(404).end();

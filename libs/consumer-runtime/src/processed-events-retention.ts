@@ -15,17 +15,31 @@ export interface ProcessedEventsPruned {
  * retention), or an old redelivery would be applied again. One process at a time (advisory lock); every run leaves a
  * heartbeat in job_heartbeats.
  */
-export function pruneProcessedEvents(dataSource: DataSource, retentionSeconds: number, sliceSize = 5_000): Promise<JobResult<ProcessedEventsPruned>> {
+export function pruneProcessedEvents(
+  dataSource: DataSource,
+  retentionSeconds: number,
+  sliceSize = 5_000,
+): Promise<JobResult<ProcessedEventsPruned>> {
   return runExclusiveJob(dataSource, PROCESSED_EVENTS_RETENTION_JOB, async (manager) => {
     const deleted = {
-      processed_events: await deleteInBatches(sliceSize, (limit) => deleteSlice(manager, 'processed_events', 'processed_at', retentionSeconds, limit)),
-      consumer_event_status: await deleteInBatches(sliceSize, (limit) => deleteSlice(manager, 'consumer_event_status', 'updated_at', retentionSeconds, limit)),
+      processed_events: await deleteInBatches(sliceSize, (limit) =>
+        deleteSlice(manager, 'processed_events', 'processed_at', retentionSeconds, limit),
+      ),
+      consumer_event_status: await deleteInBatches(sliceSize, (limit) =>
+        deleteSlice(manager, 'consumer_event_status', 'updated_at', retentionSeconds, limit),
+      ),
     };
     return { affected: deleted.processed_events + deleted.consumer_event_status, deleted };
   });
 }
 
-async function deleteSlice(manager: EntityManager, table: 'processed_events' | 'consumer_event_status', column: 'processed_at' | 'updated_at', retentionSeconds: number, limit: number): Promise<number> {
+async function deleteSlice(
+  manager: EntityManager,
+  table: 'processed_events' | 'consumer_event_status',
+  column: 'processed_at' | 'updated_at',
+  retentionSeconds: number,
+  limit: number,
+): Promise<number> {
   const [{ deleted }]: Array<{ deleted: number }> = await manager.query(
     `WITH doomed AS (
        SELECT "group", event_id FROM ${table} WHERE ${column} < now() - make_interval(secs => $1) LIMIT $2

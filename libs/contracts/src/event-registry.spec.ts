@@ -15,7 +15,13 @@ describe('event registry', () => {
   });
 
   it('lists every field error with its path', () => {
-    const result = validateEventData(SHOP_ORDER_PLACED_V1, { ...order, amount: 42.5, currency: 'eur', customer: { id: 'c' }, lineItems: [{ sku: 'x', quantity: 0, unitAmount: 1 }] });
+    const result = validateEventData(SHOP_ORDER_PLACED_V1, {
+      ...order,
+      amount: 42.5,
+      currency: 'eur',
+      customer: { id: 'c' },
+      lineItems: [{ sku: 'x', quantity: 0, unitAmount: 1 }],
+    });
     expect(result.ok).toBe(false);
     const fields = result.ok ? [] : result.fieldErrors.map((error) => error.field);
     expect(fields).toEqual(expect.arrayContaining(['amount', 'currency', 'customer.email', 'lineItems.0.quantity']));
@@ -27,7 +33,10 @@ describe('event registry', () => {
   });
 
   it('rejects data that is not an object', () => {
-    expect(validateEventData(SHOP_ORDER_PLACED_V1, [1])).toEqual({ ok: false, fieldErrors: [{ field: 'data', errors: ['data must be a JSON object'] }] });
+    expect(validateEventData(SHOP_ORDER_PLACED_V1, [1])).toEqual({
+      ok: false,
+      fieldErrors: [{ field: 'data', errors: ['data must be a JSON object'] }],
+    });
   });
 
   it('knows its types and topics', () => {

@@ -1,7 +1,10 @@
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { fastCheckValid } from './fast-check-valid';
-import { SHOP_ORDER_CANCELLED_V1, ShopOrderCancelledV1 } from './events/shop-order-cancelled-v1/shop-order-cancelled-v1.event';
+import {
+  SHOP_ORDER_CANCELLED_V1,
+  ShopOrderCancelledV1,
+} from './events/shop-order-cancelled-v1/shop-order-cancelled-v1.event';
 import { SHOP_ORDER_PAID_V1, ShopOrderPaidV1 } from './events/shop-order-paid-v1/shop-order-paid-v1.event';
 import { SHOP_ORDER_PLACED_V1, ShopOrderPlacedV1 } from './events/shop-order-placed-v1/shop-order-placed-v1.event';
 

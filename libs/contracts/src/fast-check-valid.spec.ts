@@ -20,7 +20,29 @@ const validOrder = {
 
 /** Values that break one rule or another: wrong types, empty, too long, bad formats, nested junk. */
 const junk = fc.oneof(
-  fc.constantFrom(undefined, null, '', ' ', 'x'.repeat(201), 'x'.repeat(2001), 'eur', 'EURO', 'not-an-email', '2026-13-45', 0, -1, 1.5, 1e21, true, [], {}, [{}], [null], [1], { id: 'c' }),
+  fc.constantFrom(
+    undefined,
+    null,
+    '',
+    ' ',
+    'x'.repeat(201),
+    'x'.repeat(2001),
+    'eur',
+    'EURO',
+    'not-an-email',
+    '2026-13-45',
+    0,
+    -1,
+    1.5,
+    1e21,
+    true,
+    [],
+    {},
+    [{}],
+    [null],
+    [1],
+    { id: 'c' },
+  ),
   fc.string(),
   fc.integer(),
   fc.double(),
@@ -32,7 +54,17 @@ const mutatedOrder = fc
   .tuple(
     fc.dictionary(fc.constantFrom(...Object.keys(validOrder), 'extra'), junk, { maxKeys: 3 }),
     fc.dictionary(fc.constantFrom('id', 'email', 'name', 'extra'), junk, { maxKeys: 2 }),
-    fc.array(fc.oneof(fc.record({ sku: fc.oneof(fc.constant('sku'), junk), quantity: fc.oneof(fc.constant(1), junk), unitAmount: fc.oneof(fc.constant(0), junk) }), junk), { maxLength: 3 }),
+    fc.array(
+      fc.oneof(
+        fc.record({
+          sku: fc.oneof(fc.constant('sku'), junk),
+          quantity: fc.oneof(fc.constant(1), junk),
+          unitAmount: fc.oneof(fc.constant(0), junk),
+        }),
+        junk,
+      ),
+      { maxLength: 3 },
+    ),
     fc.boolean(),
     fc.boolean(),
   )

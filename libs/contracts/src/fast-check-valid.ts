@@ -41,7 +41,8 @@ const plans = new Map<unknown, PropertyPlan[] | null>();
 function objectValid(object: object): boolean {
   const plan = planOf(object.constructor);
   if (plan === null) return false;
-  for (const property of plan) if (!propertyValid(object, (object as Record<string, unknown>)[property.name], property)) return false;
+  for (const property of plan)
+    if (!propertyValid(object, (object as Record<string, unknown>)[property.name], property)) return false;
   return true;
 }
 
@@ -55,8 +56,17 @@ function propertyValid(object: object, value: unknown, property: PropertyPlan): 
 function constraintsHold(object: object, value: unknown, property: PropertyPlan, constraints: Constraint[]): boolean {
   for (const constraint of constraints) {
     if (constraint.validateIf && !constraint.validateIf(object, value)) continue;
-    const args: ValidationArguments = { targetName: property.targetName, property: property.name, object, value, constraints: constraint.constraints };
-    const values = constraint.each && (Array.isArray(value) || value instanceof Set || value instanceof Map) ? [...(value instanceof Map ? value.values() : value)] : [value];
+    const args: ValidationArguments = {
+      targetName: property.targetName,
+      property: property.name,
+      object,
+      value,
+      constraints: constraint.constraints,
+    };
+    const values =
+      constraint.each && (Array.isArray(value) || value instanceof Set || value instanceof Map)
+        ? [...(value instanceof Map ? value.values() : value)]
+        : [value];
     for (const item of values) {
       const result = constraint.validate(item, args);
       if (result instanceof Promise) throw new CannotTell();
@@ -83,7 +93,14 @@ function planOf(target: unknown): PropertyPlan[] | null {
   let plan: PropertyPlan[] | null = null;
   if (metadatas.length > 0) {
     plan = Object.entries(storage.groupByPropertyName(metadatas)).map(([name, list]) => {
-      const property: PropertyPlan = { name, targetName: (target as { name: string }).name, conditions: [], defined: [], custom: [], nested: false };
+      const property: PropertyPlan = {
+        name,
+        targetName: (target as { name: string }).name,
+        conditions: [],
+        defined: [],
+        custom: [],
+        nested: false,
+      };
       for (const metadata of list) {
         if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) property.conditions.push(metadata.constraints[0]);
         else if (metadata.type === ValidationTypes.NESTED_VALIDATION) property.nested = true;
@@ -91,7 +108,12 @@ function planOf(target: unknown): PropertyPlan[] | null {
           for (const constraint of storage.getTargetValidatorConstraints(metadata.constraintCls)) {
             if (constraint.async) continue; // validateSync skips async constraints
             const instance = constraint.instance;
-            const entry = { validate: instance.validate.bind(instance), each: metadata.each, constraints: metadata.constraints, validateIf: metadata.validateIf };
+            const entry = {
+              validate: instance.validate.bind(instance),
+              each: metadata.each,
+              constraints: metadata.constraints,
+              validateIf: metadata.validateIf,
+            };
             (metadata.type === ValidationTypes.IS_DEFINED ? property.defined : property.custom).push(entry);
           }
         } else if (metadata.type !== ValidationTypes.WHITELIST) throw new CannotTell();

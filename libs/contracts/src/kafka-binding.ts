@@ -40,7 +40,11 @@ function header(headers: RawHeaders, name: string): string | undefined {
 }
 
 /** Kafka record → CloudEvent; a record that is not a binary-mode CloudEvent with JSON data is malformed (poison). */
-export function fromKafkaRecord(record: { key?: Buffer | string | null; value: Buffer | string | null; headers?: RawHeaders }): CloudEvent {
+export function fromKafkaRecord(record: {
+  key?: Buffer | string | null;
+  value: Buffer | string | null;
+  headers?: RawHeaders;
+}): CloudEvent {
   const required = ['specversion', 'id', 'source', 'type'] as const;
   const attributes: Record<string, string> = {};
   for (const name of required) {
@@ -48,7 +52,8 @@ export function fromKafkaRecord(record: { key?: Buffer | string | null; value: B
     if (!value) throw new MalformedRecordError(`missing header ce_${name}`);
     attributes[name] = value;
   }
-  if (attributes.specversion !== CLOUDEVENTS_SPEC_VERSION) throw new MalformedRecordError(`unsupported specversion ${attributes.specversion}`);
+  if (attributes.specversion !== CLOUDEVENTS_SPEC_VERSION)
+    throw new MalformedRecordError(`unsupported specversion ${attributes.specversion}`);
   let data: unknown;
   try {
     data = JSON.parse(record.value?.toString() ?? 'null');

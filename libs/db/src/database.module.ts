@@ -1,4 +1,12 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { LOGGER } from '@app/logger';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -23,12 +31,17 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly dataSource: DataSource;
   private connecting?: Promise<DataSource>;
 
-  constructor(@Inject(SETTINGS) settings: DataSourceSettings, @Inject(LOGGER) private readonly logger: Logger) {
+  constructor(
+    @Inject(SETTINGS) settings: DataSourceSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
     this.dataSource = new DataSource(dataSourceOptions(settings));
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.connection().catch((error: Error) => this.logger.warn({ err: error.message }, 'database not reachable at start; will retry per request'));
+    await this.connection().catch((error: Error) =>
+      this.logger.warn({ err: error.message }, 'database not reachable at start; will retry per request'),
+    );
   }
 
   /** The initialized DataSource, or DatabaseUnavailableError. */

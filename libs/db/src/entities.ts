@@ -13,4 +13,15 @@ import { DeadLetterEntity } from '../../dead-letters/src/dead-letter.entity';
 import { NotificationEntity } from '../../../apps/consumers/src/notifier/notification.entity';
 import { AgentTaskEntity } from '../../../apps/consumers/src/agent/agent-task.entity';
 
-export const ENTITIES = [InboundEventEntity, OutboxMessageEntity, JobHeartbeatEntity, ProcessedEventEntity, ConsumerEventStatusEntity, LedgerEntryEntity, NotificationEntity, AgentTaskEntity, DeadLetterEntity, DeadLetterAuditEntity];
+export const ENTITIES = [
+  InboundEventEntity,
+  OutboxMessageEntity,
+  JobHeartbeatEntity,
+  ProcessedEventEntity,
+  ConsumerEventStatusEntity,
+  LedgerEntryEntity,
+  NotificationEntity,
+  AgentTaskEntity,
+  DeadLetterEntity,
+  DeadLetterAuditEntity,
+];

@@ -16,8 +16,12 @@ describe('migrations', () => {
 
     const dataSource = await connect({ url: database.url, applicationName: 'migrations-test', poolSize: 1 });
     try {
-      const tables = await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`);
-      expect(tables.map((row: { table_name: string }) => row.table_name)).toEqual(expect.arrayContaining(['inbound_events', 'outbox']));
+      const tables = await dataSource.query(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
+      );
+      expect(tables.map((row: { table_name: string }) => row.table_name)).toEqual(
+        expect.arrayContaining(['inbound_events', 'outbox']),
+      );
       expect(await findSchemaDrift(dataSource)).toEqual([]);
     } finally {
       await dataSource.destroy();

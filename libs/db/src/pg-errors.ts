@@ -12,7 +12,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (code && SOCKET_CODES.has(code)) return true;
   if (code && (/^(08|28|53|57P)/.test(code) || code === '3D000')) return true;
   if (code === '55000' && /not currently accepting connections/.test(error.message)) return true;
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(error.message);
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(
+    error.message,
+  );
 }
 
 export const UNIQUE_VIOLATION = '23505';

@@ -16,18 +16,26 @@ export class DeadLetterAuditRepository {
   constructor(private readonly db: DataSource | EntityManager) {}
 
   async record(entry: Omit<AuditEntry, 'id' | 'at'>): Promise<void> {
-    await this.db.query(`INSERT INTO dead_letter_audit (actor, action, filter, count, dead_letter_ids) VALUES ($1, $2, $3, $4, $5::uuid[])`, [
-      entry.actor,
-      entry.action,
-      JSON.stringify(entry.filter),
-      entry.count,
-      entry.deadLetterIds,
-    ]);
+    await this.db.query(
+      `INSERT INTO dead_letter_audit (actor, action, filter, count, dead_letter_ids) VALUES ($1, $2, $3, $4, $5::uuid[])`,
+      [entry.actor, entry.action, JSON.stringify(entry.filter), entry.count, entry.deadLetterIds],
+    );
   }
 
   /** Newest first. */
   async recent(limit: number): Promise<AuditEntry[]> {
-    const rows = await this.db.query(`SELECT id, at, actor, action, filter, count, dead_letter_ids FROM dead_letter_audit ORDER BY id DESC LIMIT $1`, [limit]);
-    return rows.map((row: Record<string, any>) => ({ id: String(row.id), at: new Date(row.at), actor: row.actor, action: row.action, filter: row.filter, count: row.count, deadLetterIds: row.dead_letter_ids }));
+    const rows = await this.db.query(
+      `SELECT id, at, actor, action, filter, count, dead_letter_ids FROM dead_letter_audit ORDER BY id DESC LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row: Record<string, any>) => ({
+      id: String(row.id),
+      at: new Date(row.at),
+      actor: row.actor,
+      action: row.action,
+      filter: row.filter,
+      count: row.count,
+      deadLetterIds: row.dead_letter_ids,
+    }));
   }
 }

@@ -31,7 +31,10 @@ export function parseFilter(input: Record<string, string | string[] | undefined>
   };
   const ids = input.ids ?? input.id;
   if (ids !== undefined) {
-    filter.ids = (Array.isArray(ids) ? ids : [ids]).flatMap((value) => value.split(',')).map((id) => id.trim()).filter(Boolean);
+    filter.ids = (Array.isArray(ids) ? ids : [ids])
+      .flatMap((value) => value.split(','))
+      .map((id) => id.trim())
+      .filter(Boolean);
     const bad = filter.ids.find((id) => !UUID.test(id));
     if (bad) throw new InvalidFilterError(`"${bad}" is not a dead-letter id (a UUID)`);
   }
@@ -43,12 +46,14 @@ export function parseFilter(input: Record<string, string | string[] | undefined>
     const value = text(name);
     if (value === undefined) continue;
     const parsed = parseTime(value);
-    if (!parsed) throw new InvalidFilterError(`${name} "${value}" is neither an ISO time nor a duration like 30m, 6h or 2d`);
+    if (!parsed)
+      throw new InvalidFilterError(`${name} "${value}" is neither an ISO time nor a duration like 30m, 6h or 2d`);
     filter[name] = parsed;
   }
   const status = text('status');
   if (status !== undefined) {
-    if (!(DEAD_LETTER_STATUSES as readonly string[]).includes(status)) throw new InvalidFilterError(`status must be one of ${DEAD_LETTER_STATUSES.join(', ')}`);
+    if (!(DEAD_LETTER_STATUSES as readonly string[]).includes(status))
+      throw new InvalidFilterError(`status must be one of ${DEAD_LETTER_STATUSES.join(', ')}`);
     filter.status = status as DeadLetterStatus;
   }
   return filter;
@@ -57,7 +62,10 @@ export function parseFilter(input: Record<string, string | string[] | undefined>
 /** An ISO time, or a duration back from now: `90s`, `30m`, `6h`, `2d`. */
 export function parseTime(value: string, now = Date.now()): Date | undefined {
   const duration = /^(\d+)([smhd])$/.exec(value);
-  if (duration) return new Date(now - Number(duration[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[duration[2] as 's' | 'm' | 'h' | 'd'] * 1000);
+  if (duration)
+    return new Date(
+      now - Number(duration[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[duration[2] as 's' | 'm' | 'h' | 'd'] * 1000,
+    );
   const parsed = new Date(value);
   return /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(parsed.getTime()) ? parsed : undefined;
 }
@@ -84,5 +92,7 @@ export function filterSql(filter: DeadLetterFilter, firstParam = 1): { where: st
 
 /** The filter as the audit table records it (JSON, times as ISO strings). */
 export function describeFilter(filter: DeadLetterFilter): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(filter).map(([name, value]) => [name, value instanceof Date ? value.toISOString() : value]));
+  return Object.fromEntries(
+    Object.entries(filter).map(([name, value]) => [name, value instanceof Date ? value.toISOString() : value]),
+  );
 }

@@ -6,7 +6,14 @@ const source = { topic: 'ledger.dlt', partition: 2, replayTopic: 'ledger.replay'
 const id = '0b7f4a58-2f1e-4c4e-9a52-6c1f3b2d9e10';
 
 function message(headers: Record<string, string>, offset = '7'): KafkaMessage {
-  return { key: Buffer.from('order-1'), value: Buffer.from('{"orderId":"order-1"}'), headers, offset, timestamp: '1764400000000', attributes: 0 } as KafkaMessage;
+  return {
+    key: Buffer.from('order-1'),
+    value: Buffer.from('{"orderId":"order-1"}'),
+    headers,
+    offset,
+    timestamp: '1764400000000',
+    attributes: 0,
+  } as KafkaMessage;
 }
 
 describe('dead-letter messages', () => {
@@ -52,7 +59,17 @@ describe('dead-letter messages', () => {
 
   it('indexes a dead letter without the runtime headers under its own coordinates', () => {
     const letter = parseDeadLetter(message({ [HOOKRAIL_HEADERS.deadLetterId]: 'not-a-uuid' }), source);
-    expect(letter).toMatchObject({ group: 'ledger', eventId: null, originalTopic: 'ledger.dlt', originalPartition: 2, originalOffset: '7', errorClass: 'unknown', attempts: 1, replayCount: 0, replayOf: null });
+    expect(letter).toMatchObject({
+      group: 'ledger',
+      eventId: null,
+      originalTopic: 'ledger.dlt',
+      originalPartition: 2,
+      originalOffset: '7',
+      errorClass: 'unknown',
+      attempts: 1,
+      replayCount: 0,
+      replayOf: null,
+    });
     expect(letter.deadAt).toEqual(new Date(1764400000000));
   });
 

@@ -98,10 +98,20 @@ export function parseDeadLetter(message: KafkaMessage, source: DltSource): Incom
 }
 
 /** The message a replay sends: the original key, value and headers, the raised replay count, and the row's id. */
-export function replayMessage(row: { id: string; key: string | null; payload: Buffer | null; headers: Record<string, string>; replayCount: number }) {
+export function replayMessage(row: {
+  id: string;
+  key: string | null;
+  payload: Buffer | null;
+  headers: Record<string, string>;
+  replayCount: number;
+}) {
   return {
     key: row.key,
     value: row.payload,
-    headers: { ...row.headers, [HOOKRAIL_HEADERS.replayCount]: String(row.replayCount), [HOOKRAIL_HEADERS.deadLetterId]: row.id },
+    headers: {
+      ...row.headers,
+      [HOOKRAIL_HEADERS.replayCount]: String(row.replayCount),
+      [HOOKRAIL_HEADERS.deadLetterId]: row.id,
+    },
   };
 }

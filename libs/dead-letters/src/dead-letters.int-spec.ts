@@ -5,7 +5,13 @@ import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { orderEvent } from '../../consumer-runtime/src/testing/order-events.fixture';
-import { DEAD_LETTER_RETENTION_JOB, DeadLetterAuditRepository, pruneDeadLetters, purgeDeadLetters, replayDeadLetters } from '.';
+import {
+  DEAD_LETTER_RETENTION_JOB,
+  DeadLetterAuditRepository,
+  pruneDeadLetters,
+  purgeDeadLetters,
+  replayDeadLetters,
+} from '.';
 import { DeadLetterScenario } from './testing/dead-letter-scenario';
 
 describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () => {
@@ -30,17 +36,29 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
     await database?.drop();
   });
 
-  const snapshot = (ids: string[]) => dataSource.query(`SELECT id, status, replay_count, updated_at FROM dead_letters WHERE id = ANY($1::uuid[]) ORDER BY id`, [ids]);
+  const snapshot = (ids: string[]) =>
+    dataSource.query(
+      `SELECT id, status, replay_count, updated_at FROM dead_letters WHERE id = ANY($1::uuid[]) ORDER BY id`,
+      [ids],
+    );
   const audit = () => new DeadLetterAuditRepository(dataSource).recent(100);
 
   it('indexes a dead letter once, also when its DLT message is delivered again', async () => {
     const event = orderEvent('order-redelivered');
     await scenario.publish([event]);
     const row = await scenario.deadLetterOf(event.id);
-    expect(row).toMatchObject({ status: 'dead', replay_count: 0, error_class: 'PermanentError', key: 'order-redelivered' });
+    expect(row).toMatchObject({
+      status: 'dead',
+      replay_count: 0,
+      error_class: 'PermanentError',
+      key: 'order-redelivered',
+    });
 
     // The runtime produced the same dead letter twice (it crashed before committing the original offset).
-    const [stored] = await dataSource.query(`SELECT payload, headers, original_topic, original_partition, original_offset FROM dead_letters WHERE id = $1`, [row.id]);
+    const [stored] = await dataSource.query(
+      `SELECT payload, headers, original_topic, original_partition, original_offset FROM dead_letters WHERE id = $1`,
+      [row.id],
+    );
     const before = await scenario.storeCommitted();
     await producer.send({
       topic: scenario.failing.dltTopic,
@@ -61,8 +79,12 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
         },
       ],
     });
-    await waitFor(async () => (await scenario.storeCommitted()) > before, { what: 'the store to read the second copy' });
-    expect(await dataSource.query(`SELECT id FROM dead_letters WHERE event_id = $1`, [event.id])).toEqual([{ id: row.id }]);
+    await waitFor(async () => (await scenario.storeCommitted()) > before, {
+      what: 'the store to read the second copy',
+    });
+    expect(await dataSource.query(`SELECT id FROM dead_letters WHERE event_id = $1`, [event.id])).toEqual([
+      { id: row.id },
+    ]);
   });
 
   it('a dry run changes nothing, and a filtered replay touches only the matching rows', async () => {
@@ -73,26 +95,43 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
     const before = await snapshot(ids);
     const auditBefore = await audit();
 
-    const dry = await replayDeadLetters(dataSource, replayProducer, { filter: { group: scenario.failing.group, key: 'order-f2' }, actor: 'test:ada', dryRun: true });
+    const dry = await replayDeadLetters(dataSource, replayProducer, {
+      filter: { group: scenario.failing.group, key: 'order-f2' },
+      actor: 'test:ada',
+      dryRun: true,
+    });
     expect(dry).toMatchObject({ dryRun: true, matched: 1, replayed: [] });
     expect(dry.candidates?.map((candidate) => candidate.id)).toEqual([rows[1].id]);
     expect(await snapshot(ids)).toEqual(before);
     expect(await audit()).toEqual(auditBefore);
     const replayEnd = await scenario.endOffset(scenario.failing.replayTopic);
 
-    const done = await replayDeadLetters(dataSource, replayProducer, { filter: { group: scenario.failing.group, key: 'order-f2' }, actor: 'test:ada' });
+    const done = await replayDeadLetters(dataSource, replayProducer, {
+      filter: { group: scenario.failing.group, key: 'order-f2' },
+      actor: 'test:ada',
+    });
     expect(done).toMatchObject({ dryRun: false, matched: 1, replayed: [rows[1].id] });
     expect(await scenario.endOffset(scenario.failing.replayTopic)).toBe(replayEnd + 1);
     await scenario.deadLetterOf(events[1].id, (row) => row.status === 'dead' && row.replay_count === 1);
     const after = await snapshot(ids);
-    expect(after.filter((row: { id: string }) => row.id !== rows[1].id)).toEqual(before.filter((row: { id: string }) => row.id !== rows[1].id));
-    expect((await audit())[0]).toMatchObject({ actor: 'test:ada', action: 'replay', count: 1, deadLetterIds: [rows[1].id], filter: { group: scenario.failing.group, key: 'order-f2' } });
+    expect(after.filter((row: { id: string }) => row.id !== rows[1].id)).toEqual(
+      before.filter((row: { id: string }) => row.id !== rows[1].id),
+    );
+    expect((await audit())[0]).toMatchObject({
+      actor: 'test:ada',
+      action: 'replay',
+      count: 1,
+      deadLetterIds: [rows[1].id],
+      filter: { group: scenario.failing.group, key: 'order-f2' },
+    });
   });
 
   it('a replay without a fix comes back to the same row with replay_count 1; after the fix it is applied once, by the failing group only', async () => {
     const event = orderEvent('order-replayed');
     await scenario.publish([event]);
-    await waitFor(async () => (await scenario.effects(scenario.healthy.group)).includes(event.id), { what: 'the healthy group to apply the event' });
+    await waitFor(async () => (await scenario.effects(scenario.healthy.group)).includes(event.id), {
+      what: 'the healthy group to apply the event',
+    });
     const { id } = await scenario.deadLetterOf(event.id);
     const healthyCalls = scenario.calls.get(scenario.healthy.group);
 
@@ -142,7 +181,11 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
         },
       ],
     });
-    expect(await scenario.deadLetterOf(event.id, (row) => row.status === 'dead')).toMatchObject({ id, replay_count: 2, error_class: 'ModelError' });
+    expect(await scenario.deadLetterOf(event.id, (row) => row.status === 'dead')).toMatchObject({
+      id,
+      replay_count: 2,
+      error_class: 'ModelError',
+    });
   });
 
   it('paces a bulk replay to its rate', async () => {
@@ -151,10 +194,16 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
     const ids = (await Promise.all(events.map((event) => scenario.deadLetterOf(event.id)))).map((row) => row.id);
 
     const startedAt = Date.now();
-    const result = await replayDeadLetters(dataSource, replayProducer, { filter: { ids }, actor: 'test:ada', ratePerSecond: 10 });
+    const result = await replayDeadLetters(dataSource, replayProducer, {
+      filter: { ids },
+      actor: 'test:ada',
+      ratePerSecond: 10,
+    });
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(300);
     expect(result.replayed.sort()).toEqual([...ids].sort());
-    await Promise.all(events.map((event) => scenario.deadLetterOf(event.id, (row) => row.status === 'dead' && row.replay_count === 1)));
+    await Promise.all(
+      events.map((event) => scenario.deadLetterOf(event.id, (row) => row.status === 'dead' && row.replay_count === 1)),
+    );
   });
 
   it('purges dead letters (audited), and the retention job deletes finished ones past the TTL only', async () => {
@@ -172,7 +221,12 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
     await dataSource.query(`UPDATE dead_letters SET purged_at = now() - interval '2 hours' WHERE id = $1`, [id]);
     expect(await pruneDeadLetters(dataSource, { retentionSeconds: 3600 })).toEqual({ ran: true, affected: 1 });
     expect(await dataSource.query(`SELECT id FROM dead_letters WHERE id = $1`, [id])).toEqual([]);
-    expect(Number((await dataSource.query(`SELECT count(*) AS n FROM dead_letters WHERE status = 'dead'`))[0].n)).toBe(dead);
-    expect(await new JobHeartbeatRepository(dataSource.manager).find(DEAD_LETTER_RETENTION_JOB)).toMatchObject({ lastAffected: '1', lastError: null });
+    expect(Number((await dataSource.query(`SELECT count(*) AS n FROM dead_letters WHERE status = 'dead'`))[0].n)).toBe(
+      dead,
+    );
+    expect(await new JobHeartbeatRepository(dataSource.manager).find(DEAD_LETTER_RETENTION_JOB)).toMatchObject({
+      lastAffected: '1',
+      lastError: null,
+    });
   });
 });

@@ -99,9 +99,26 @@ export class DeadLettersRepository {
        ON CONFLICT ("group", original_topic, original_partition, original_offset) DO NOTHING
        RETURNING id`,
       [
-        letter.group, letter.eventId, letter.type, letter.key, letter.originalTopic, letter.originalPartition, letter.originalOffset, letter.dltTopic,
-        letter.dltPartition, letter.dltOffset, letter.replayTopic, letter.payload, JSON.stringify(letter.headers), letter.errorClass, letter.errorMessage,
-        letter.errorStack, letter.attempts, letter.firstFailedAt, letter.deadAt, letter.replayCount,
+        letter.group,
+        letter.eventId,
+        letter.type,
+        letter.key,
+        letter.originalTopic,
+        letter.originalPartition,
+        letter.originalOffset,
+        letter.dltTopic,
+        letter.dltPartition,
+        letter.dltOffset,
+        letter.replayTopic,
+        letter.payload,
+        JSON.stringify(letter.headers),
+        letter.errorClass,
+        letter.errorMessage,
+        letter.errorStack,
+        letter.attempts,
+        letter.firstFailedAt,
+        letter.deadAt,
+        letter.replayCount,
       ],
     );
     return rows.length > 0 ? 'indexed' : 'duplicate';
@@ -117,7 +134,19 @@ export class DeadLettersRepository {
           SET status = 'dead', error_class = $3, error_message = $4, error_stack = $5, attempts = $6, first_failed_at = $7, dead_at = $8,
               dlt_topic = $9, dlt_partition = $10, dlt_offset = $11, resolved_at = NULL, updated_at = now()
         WHERE id = $1 AND status IN ('replaying', 'resolved') AND replay_count = $2`,
-      [letter.replayOf, letter.replayCount, letter.errorClass, letter.errorMessage, letter.errorStack, letter.attempts, letter.firstFailedAt, letter.deadAt, letter.dltTopic, letter.dltPartition, letter.dltOffset],
+      [
+        letter.replayOf,
+        letter.replayCount,
+        letter.errorClass,
+        letter.errorMessage,
+        letter.errorStack,
+        letter.attempts,
+        letter.firstFailedAt,
+        letter.deadAt,
+        letter.dltTopic,
+        letter.dltPartition,
+        letter.dltOffset,
+      ],
     );
     return Number(affected) > 0;
   }
@@ -130,7 +159,10 @@ export class DeadLettersRepository {
   /** Newest first. */
   async list(filter: DeadLetterFilter, limit: number, offset = 0): Promise<DeadLetterSummary[]> {
     const { where, params } = filterSql(filter, 3);
-    const rows = await this.db.query(`SELECT ${SUMMARY_COLUMNS} FROM dead_letters WHERE ${where} ORDER BY dead_at DESC, id LIMIT $1 OFFSET $2`, [limit, offset, ...params]);
+    const rows = await this.db.query(
+      `SELECT ${SUMMARY_COLUMNS} FROM dead_letters WHERE ${where} ORDER BY dead_at DESC, id LIMIT $1 OFFSET $2`,
+      [limit, offset, ...params],
+    );
     return rows.map(toSummary);
   }
 
@@ -171,13 +203,21 @@ export class DeadLettersRepository {
       `SELECT "group", error_class, count(*)::int AS n, max(dead_at) AS last_dead_at
          FROM dead_letters WHERE status = 'dead' GROUP BY "group", error_class ORDER BY n DESC, "group", error_class`,
     );
-    return rows.map((row: Record<string, any>) => ({ group: row.group, errorClass: row.error_class, count: row.n, lastDeadAt: new Date(row.last_dead_at) }));
+    return rows.map((row: Record<string, any>) => ({
+      group: row.group,
+      errorClass: row.error_class,
+      count: row.n,
+      lastDeadAt: new Date(row.last_dead_at),
+    }));
   }
 
   /** Ids of the rows in `status` that match, oldest first: the fixed set a replay or purge works through. */
   async selectIds(filter: DeadLetterFilter, status: DeadLetterStatus, limit: number): Promise<string[]> {
     const { where, params } = filterSql({ ...filter, status }, 2);
-    const rows = await this.db.query(`SELECT id FROM dead_letters WHERE ${where} ORDER BY dead_at, id LIMIT $1`, [limit, ...params]);
+    const rows = await this.db.query(`SELECT id FROM dead_letters WHERE ${where} ORDER BY dead_at, id LIMIT $1`, [
+      limit,
+      ...params,
+    ]);
     return rows.map((row: { id: string }) => row.id);
   }
 
@@ -189,12 +229,22 @@ export class DeadLettersRepository {
         RETURNING id, key, payload, headers, replay_count, replay_topic`,
       [ids],
     );
-    return rows.map((row: Record<string, any>) => ({ id: row.id, key: row.key, payload: row.payload, headers: row.headers, replayCount: row.replay_count, replayTopic: row.replay_topic }));
+    return rows.map((row: Record<string, any>) => ({
+      id: row.id,
+      key: row.key,
+      payload: row.payload,
+      headers: row.headers,
+      replayCount: row.replay_count,
+      replayTopic: row.replay_topic,
+    }));
   }
 
   /** Undoes a claim whose replay message could not be produced. */
   async releaseClaim(ids: string[]): Promise<void> {
-    await this.db.query(`UPDATE dead_letters SET status = 'dead', replay_count = replay_count - 1, updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'replaying'`, [ids]);
+    await this.db.query(
+      `UPDATE dead_letters SET status = 'dead', replay_count = replay_count - 1, updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'replaying'`,
+      [ids],
+    );
   }
 
   /** `dead → purged`; returns the ids it changed. */

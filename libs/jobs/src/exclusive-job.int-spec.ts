@@ -21,12 +21,21 @@ describe('runExclusiveJob', () => {
   it('skips while another run of the same job holds the lock, runs jobs of other names, and releases the lock after', async () => {
     let inner: unknown;
     const outer = await runExclusiveJob(dataSource, 'prune-a', async () => {
-      inner = [await runExclusiveJob(dataSource, 'prune-a', async () => ({ affected: 1 })), await runExclusiveJob(dataSource, 'prune-b', async () => ({ affected: 2 }))];
+      inner = [
+        await runExclusiveJob(dataSource, 'prune-a', async () => ({ affected: 1 })),
+        await runExclusiveJob(dataSource, 'prune-b', async () => ({ affected: 2 })),
+      ];
       return { affected: 3 };
     });
-    expect(inner).toEqual([{ ran: false, reason: 'locked' }, { ran: true, affected: 2 }]);
+    expect(inner).toEqual([
+      { ran: false, reason: 'locked' },
+      { ran: true, affected: 2 },
+    ]);
     expect(outer).toEqual({ ran: true, affected: 3 });
-    expect(await runExclusiveJob(dataSource, 'prune-a', async () => ({ affected: 4 }))).toEqual({ ran: true, affected: 4 });
+    expect(await runExclusiveJob(dataSource, 'prune-a', async () => ({ affected: 4 }))).toEqual({
+      ran: true,
+      affected: 4,
+    });
   });
 
   it('records a failed run in the heartbeat, keeps the last success, and rethrows', async () => {
@@ -38,7 +47,11 @@ describe('runExclusiveJob', () => {
       }),
     ).rejects.toThrow('disk full');
     const failed = await new JobHeartbeatRepository(dataSource.manager).find('prune-c');
-    expect(failed).toMatchObject({ lastError: 'disk full', lastAffected: '0', lastSucceededAt: succeeded?.lastSucceededAt });
+    expect(failed).toMatchObject({
+      lastError: 'disk full',
+      lastAffected: '0',
+      lastSucceededAt: succeeded?.lastSucceededAt,
+    });
     expect(failed!.lastFinishedAt.getTime()).toBeGreaterThanOrEqual(succeeded!.lastFinishedAt.getTime());
   });
 });

@@ -16,7 +16,11 @@ export type JobResult<T extends JobOutcome = JobOutcome> = ({ ran: true } & T) |
  * heartbeat (finished, duration, rows affected, error) in job_heartbeats, also when it failed; a failure is rethrown.
  * `work` gets the lock connection's manager; it may as well use its own connections.
  */
-export async function runExclusiveJob<T extends JobOutcome>(dataSource: DataSource, name: string, work: (manager: EntityManager) => Promise<T>): Promise<JobResult<T>> {
+export async function runExclusiveJob<T extends JobOutcome>(
+  dataSource: DataSource,
+  name: string,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<JobResult<T>> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   const locks = new JobLockRepository(runner.manager);
@@ -25,11 +29,18 @@ export async function runExclusiveJob<T extends JobOutcome>(dataSource: DataSour
     const startedAt = new Date();
     try {
       const outcome = await work(runner.manager);
-      await new JobHeartbeatRepository(runner.manager).record({ name, startedAt, finishedAt: new Date(), affected: outcome.affected });
+      await new JobHeartbeatRepository(runner.manager).record({
+        name,
+        startedAt,
+        finishedAt: new Date(),
+        affected: outcome.affected,
+      });
       return { ran: true, ...outcome };
     } catch (error) {
       const message = errorMessage(error);
-      await new JobHeartbeatRepository(runner.manager).record({ name, startedAt, finishedAt: new Date(), affected: 0, error: message }).catch(() => undefined);
+      await new JobHeartbeatRepository(runner.manager)
+        .record({ name, startedAt, finishedAt: new Date(), affected: 0, error: message })
+        .catch(() => undefined);
       throw error;
     } finally {
       await locks.unlock(name).catch(() => undefined);

@@ -25,7 +25,14 @@ export class JobHeartbeatRepository {
          last_affected = EXCLUDED.last_affected,
          last_error = EXCLUDED.last_error,
          last_succeeded_at = COALESCE(EXCLUDED.last_succeeded_at, job_heartbeats.last_succeeded_at)`,
-      [run.name, run.startedAt, run.finishedAt, run.finishedAt.getTime() - run.startedAt.getTime(), run.affected, run.error ?? null],
+      [
+        run.name,
+        run.startedAt,
+        run.finishedAt,
+        run.finishedAt.getTime() - run.startedAt.getTime(),
+        run.affected,
+        run.error ?? null,
+      ],
     );
   }
 

@@ -18,7 +18,10 @@ export class JobLockRepository {
   constructor(private readonly manager: EntityManager) {}
 
   async tryLock(name: string): Promise<boolean> {
-    const [row] = await this.manager.query(`SELECT pg_try_advisory_lock($1, $2) AS locked`, [JOB_LOCK_SPACE, jobLockKey(name)]);
+    const [row] = await this.manager.query(`SELECT pg_try_advisory_lock($1, $2) AS locked`, [
+      JOB_LOCK_SPACE,
+      jobLockKey(name),
+    ]);
     return row.locked === true;
   }
 

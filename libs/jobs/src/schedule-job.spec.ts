@@ -6,7 +6,8 @@ import { scheduleJob } from './schedule-job';
 /** Records what the schedule logs, level by level. */
 function recordingLogger() {
   const lines: Array<{ level: string; fields: Record<string, unknown>; msg: string }> = [];
-  const at = (level: string) => (fields: Record<string, unknown>, msg: string) => void lines.push({ level, fields, msg });
+  const at = (level: string) => (fields: Record<string, unknown>, msg: string) =>
+    void lines.push({ level, fields, msg });
   return { lines, logger: { info: at('info'), debug: at('debug'), error: at('error') } as unknown as Logger };
 }
 

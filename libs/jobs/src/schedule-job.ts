@@ -8,7 +8,12 @@ import { JobSchedule } from './job-schedule';
  * it did, a debug line when another process held the job, an error line when it failed (its heartbeat records the
  * error too). The schedule goes on after a failure.
  */
-export function scheduleJob<T extends JobOutcome>(job: string, everyMs: number, run: () => Promise<JobResult<T>>, logger: Logger): JobSchedule {
+export function scheduleJob<T extends JobOutcome>(
+  job: string,
+  everyMs: number,
+  run: () => Promise<JobResult<T>>,
+  logger: Logger,
+): JobSchedule {
   return new JobSchedule(everyMs, async () => {
     try {
       const result = await run();

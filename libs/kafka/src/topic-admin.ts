@@ -17,14 +17,19 @@ export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<s
   try {
     const existing = new Set(await admin.listTopics());
     // A topic named twice (two groups reading it) is created once.
-    const missing = [...new Map(topics.map((spec) => [spec.topic, spec])).values()].filter((spec) => !existing.has(spec.topic));
+    const missing = [...new Map(topics.map((spec) => [spec.topic, spec])).values()].filter(
+      (spec) => !existing.has(spec.topic),
+    );
     if (missing.length === 0) return [];
     // kafkajs's own leader wait bails on UNKNOWN_TOPIC_OR_PARTITION (seen in CI); ours below retries it.
     await admin.createTopics({
       waitForLeaders: false,
       topics: missing.map((spec) => ({ topic: spec.topic, numPartitions: spec.numPartitions, replicationFactor: -1 })),
     });
-    await waitForLeaders(admin, missing.map((spec) => spec.topic));
+    await waitForLeaders(
+      admin,
+      missing.map((spec) => spec.topic),
+    );
     return missing.map((spec) => spec.topic);
   } finally {
     await admin.disconnect();
@@ -41,7 +46,12 @@ async function waitForLeaders(admin: Admin, topics: string[]): Promise<void> {
   while (Date.now() < deadline) {
     try {
       const metadata = await admin.fetchTopicMetadata({ topics });
-      if (metadata.topics.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0))) return;
+      if (
+        metadata.topics.every(
+          (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
+        )
+      )
+        return;
       lastError = 'partitions without a leader';
     } catch (error) {
       lastError = (error as Error).message;

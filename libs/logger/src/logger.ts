@@ -13,7 +13,18 @@ export function createLogger(app: string, level: string): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: {
-      paths: ['secret', 'secrets', '*.secret', '*.secrets', 'token', '*.token', 'authorization', '*.authorization', 'apiKey', '*.apiKey'],
+      paths: [
+        'secret',
+        'secrets',
+        '*.secret',
+        '*.secrets',
+        'token',
+        '*.token',
+        'authorization',
+        '*.authorization',
+        'apiKey',
+        '*.apiKey',
+      ],
       censor: '[redacted]',
     },
   });

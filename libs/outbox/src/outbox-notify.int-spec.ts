@@ -52,7 +52,9 @@ describe('the outbox notification', () => {
     // Notifications arrive in commit order: once the explicit one is here, one from the insert would be here too.
     await waitFor(() => notifications.length >= 1, { what: 'the explicit notification' });
     expect(notifications.map((notification) => notification.channel)).toEqual([OUTBOX_CHANNEL]);
-    const triggers = await dataSource.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'outbox'::regclass AND NOT tgisinternal`);
+    const triggers = await dataSource.query(
+      `SELECT tgname FROM pg_trigger WHERE tgrelid = 'outbox'::regclass AND NOT tgisinternal`,
+    );
     expect(triggers).toEqual([]);
   });
 

@@ -17,10 +17,24 @@ export const OUTBOX_COLUMNS = 'lane, event_id, topic, key, value, headers';
 /** A CloudEvent as an outbox row: CloudEvents Kafka binding (binary mode), keyed by its subject, laned by the key. */
 export function toOutboxRow(topic: string, event: CloudEvent): NewOutboxRow {
   const record = toKafkaRecord(event);
-  return { lane: laneOf(record.key), eventId: event.id, topic, key: record.key, value: record.value, headers: record.headers };
+  return {
+    lane: laneOf(record.key),
+    eventId: event.id,
+    topic,
+    key: record.key,
+    value: record.value,
+    headers: record.headers,
+  };
 }
 
-export const outboxParams = (row: NewOutboxRow): unknown[] => [row.lane, row.eventId, row.topic, row.key, row.value, row.headers];
+export const outboxParams = (row: NewOutboxRow): unknown[] => [
+  row.lane,
+  row.eventId,
+  row.topic,
+  row.key,
+  row.value,
+  row.headers,
+];
 
 /**
  * Adds a CloudEvent to the outbox inside the caller's transaction (`manager` is the transaction's manager): it is
@@ -29,5 +43,8 @@ export const outboxParams = (row: NewOutboxRow): unknown[] => [row.lane, row.eve
  * its next poll.
  */
 export async function addToOutbox(manager: EntityManager, topic: string, event: CloudEvent): Promise<void> {
-  await manager.query(`INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, outboxParams(toOutboxRow(topic, event)));
+  await manager.query(
+    `INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`,
+    outboxParams(toOutboxRow(topic, event)),
+  );
 }

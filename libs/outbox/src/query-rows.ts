@@ -15,6 +15,8 @@ export const managerRows =
 
 /** On a plain pg client (the relay's lane connection), each statement prepared once on that connection. */
 export const clientRows =
-  (client: { query(statement: { name: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }> }): QueryRows =>
+  (client: {
+    query(statement: { name: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;
+  }): QueryRows =>
   async <T>(sql: string, params?: unknown[]) =>
     (await client.query({ name: statementName(sql), text: sql, values: params })).rows as T[];

@@ -18,7 +18,11 @@ export class AppProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(entry: string, env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, ['-r', '@swc-node/register', entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
     this.child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -49,7 +53,10 @@ export class AppProcess {
     try {
       await waitFor(() => this.logged(msg), { what: `log line "${msg}"`, timeoutMs });
     } catch (error) {
-      const state = this.child.exitCode === null && this.child.signalCode === null ? 'still running' : `exited (${this.child.exitCode ?? this.child.signalCode})`;
+      const state =
+        this.child.exitCode === null && this.child.signalCode === null
+          ? 'still running'
+          : `exited (${this.child.exitCode ?? this.child.signalCode})`;
       const tail = (this.stdout + this.stderr).trim().split('\n').slice(-15).join('\n');
       throw new Error(`${(error as Error).message}; the process is ${state}; its last output:\n${tail}`);
     }
@@ -62,7 +69,14 @@ export class AppProcess {
 
 /** The environment of the test run without anything that would change an app's configuration. */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _db, HOOKRAIL_SOURCES: _sources, ADMIN_TOKEN: _token, PORT: _port, CONSUMER_GROUPS: _groups, ...rest } = process.env;
+  const {
+    DATABASE_URL: _db,
+    HOOKRAIL_SOURCES: _sources,
+    ADMIN_TOKEN: _token,
+    PORT: _port,
+    CONSUMER_GROUPS: _groups,
+    ...rest
+  } = process.env;
   return { ...rest, LOG_LEVEL: 'info', ...extra };
 }
 

@@ -30,7 +30,13 @@ export function useTestDataSource(applicationName: string, poolSize = 4): TestDa
 /** Waits until some session holds a job's advisory lock (a run of an exclusive job is under way). */
 export async function waitForJobLock(dataSource: DataSource): Promise<void> {
   await waitFor(
-    async () => (await dataSource.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = $1`, [JOB_LOCK_SPACE])).length === 1,
+    async () =>
+      (
+        await dataSource.query(
+          `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid::bigint = $1`,
+          [JOB_LOCK_SPACE],
+        )
+      ).length === 1,
     { what: 'a run to hold the job lock' },
   );
 }

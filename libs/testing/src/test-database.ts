@@ -36,7 +36,9 @@ function processAlive(pid: number): boolean {
 /** Drops this run's databases, or with `staleOnly` those of earlier runs whose process is gone. */
 export async function dropTestDatabases({ run, staleOnly }: { run?: string; staleOnly?: boolean }): Promise<void> {
   await admin(async (client) => {
-    const found = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'hookrail\\_test\\_%'");
+    const found = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'hookrail\\_test\\_%'",
+    );
     for (const { datname } of found.rows) {
       const owner = datname.split('_')[2];
       const drop = staleOnly ? !processAlive(Number(owner)) : owner === run;

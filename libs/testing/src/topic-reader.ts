@@ -16,7 +16,10 @@ export class TopicReader {
   private constructor(private readonly consumer: Consumer) {}
 
   static async start(topic: string): Promise<TopicReader> {
-    const consumer = testKafka('hookrail-test-reader').consumer({ groupId: uniqueName('reader'), maxWaitTimeInMs: 100 });
+    const consumer = testKafka('hookrail-test-reader').consumer({
+      groupId: uniqueName('reader'),
+      maxWaitTimeInMs: 100,
+    });
     const reader = new TopicReader(consumer);
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });

@@ -1,7 +1,11 @@
 /** Polls `probe` until it returns a truthy value or the deadline passes; never a fixed sleep. */
 export async function waitFor<T>(
   probe: () => Promise<T> | T,
-  { timeoutMs = 20_000, intervalMs = 50, what = 'condition' }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+  {
+    timeoutMs = 20_000,
+    intervalMs = 50,
+    what = 'condition',
+  }: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;

@@ -1,4 +1,11 @@
-import { DeadLetterFilter, DeadLettersRepository, DeadLetterSummary, parseFilter, purgeDeadLetters, replayDeadLetters } from '@app/dead-letters';
+import {
+  DeadLetterFilter,
+  DeadLettersRepository,
+  DeadLetterSummary,
+  parseFilter,
+  purgeDeadLetters,
+  replayDeadLetters,
+} from '@app/dead-letters';
 import os from 'node:os';
 import { CliContext, UsageError } from '../cli-context';
 import { formatFields, formatTable } from '../output/table';
@@ -20,10 +27,26 @@ export interface DlqOptions {
   status?: string;
 }
 
-const LIST_COLUMNS: Array<keyof DeadLetterSummary> = ['id', 'group', 'type', 'key', 'errorClass', 'errorMessage', 'attempts', 'status', 'replayCount', 'deadAt'];
+const LIST_COLUMNS: Array<keyof DeadLetterSummary> = [
+  'id',
+  'group',
+  'type',
+  'key',
+  'errorClass',
+  'errorMessage',
+  'attempts',
+  'status',
+  'replayCount',
+  'deadAt',
+];
 
 /** `hookrail dlq list|show|replay|purge`. */
-export async function dlqCommand(ctx: CliContext, action: string | undefined, ids: string[], options: DlqOptions): Promise<void> {
+export async function dlqCommand(
+  ctx: CliContext,
+  action: string | undefined,
+  ids: string[],
+  options: DlqOptions,
+): Promise<void> {
   switch (action) {
     case 'list':
       return list(ctx, options);
@@ -33,12 +56,24 @@ export async function dlqCommand(ctx: CliContext, action: string | undefined, id
     case 'purge':
       return change(ctx, action, ids, options);
     default:
-      throw new UsageError(action ? `unknown dlq command "${action}"` : 'dlq needs a command: list, show, replay or purge');
+      throw new UsageError(
+        action ? `unknown dlq command "${action}"` : 'dlq needs a command: list, show, replay or purge',
+      );
   }
 }
 
 function filterOf(ids: string[], options: DlqOptions): DeadLetterFilter {
-  return parseFilter({ ids: ids.length ? ids : undefined, group: options.group, type: options.type, errorClass: options.errorClass, key: options.key, eventId: options.eventId, since: options.since, until: options.until, status: options.status });
+  return parseFilter({
+    ids: ids.length ? ids : undefined,
+    group: options.group,
+    type: options.type,
+    errorClass: options.errorClass,
+    key: options.key,
+    eventId: options.eventId,
+    since: options.since,
+    until: options.until,
+    status: options.status,
+  });
 }
 
 function positiveInt(value: string | undefined, name: string, fallback: number): number {
@@ -50,7 +85,10 @@ function positiveInt(value: string | undefined, name: string, fallback: number):
 
 async function list(ctx: CliContext, options: DlqOptions): Promise<void> {
   const filter = filterOf([], options);
-  const rows = await new DeadLettersRepository(await ctx.database()).list(filter, positiveInt(options.limit, 'limit', 50));
+  const rows = await new DeadLettersRepository(await ctx.database()).list(
+    filter,
+    positiveInt(options.limit, 'limit', 50),
+  );
   ctx.out(options.json ? JSON.stringify(rows, null, 2) : formatTable(rows, LIST_COLUMNS));
 }
 
@@ -61,19 +99,42 @@ async function show(ctx: CliContext, ids: string[], options: DlqOptions): Promis
   if (!row) throw new UsageError(`no dead letter with id ${id}`);
   if (options.json) return ctx.out(JSON.stringify(row, null, 2));
   const { payload, headers, errorStack, ...fields } = row;
-  ctx.out([formatFields(fields), '', 'headers:', JSON.stringify(headers, null, 2), '', 'payload:', payload ?? '', '', 'stack:', errorStack ?? ''].join('\n'));
+  ctx.out(
+    [
+      formatFields(fields),
+      '',
+      'headers:',
+      JSON.stringify(headers, null, 2),
+      '',
+      'payload:',
+      payload ?? '',
+      '',
+      'stack:',
+      errorStack ?? '',
+    ].join('\n'),
+  );
 }
 
 async function change(ctx: CliContext, action: 'replay' | 'purge', ids: string[], options: DlqOptions): Promise<void> {
   const filter = filterOf(ids, options);
-  if (Object.keys(filter).length === 0 && !options.all) throw new UsageError(`dlq ${action} needs ids or a filter (--group, --type, --error-class, --key, --since, ...), or --all`);
-  if (filter.status) throw new UsageError(`dlq ${action} works on dead letters in status dead; --status does not apply`);
+  if (Object.keys(filter).length === 0 && !options.all)
+    throw new UsageError(
+      `dlq ${action} needs ids or a filter (--group, --type, --error-class, --key, --since, ...), or --all`,
+    );
+  if (filter.status)
+    throw new UsageError(`dlq ${action} works on dead letters in status dead; --status does not apply`);
   const actor = `cli:${options.as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
   const limit = positiveInt(options.limit, 'limit', 1000);
   const database = await ctx.database();
   const result =
     action === 'replay'
-      ? await replayDeadLetters(database, () => ctx.kafkaProducer(), { filter, actor, dryRun: options.dryRun, limit, ratePerSecond: positiveInt(options.rate, 'rate', 100) })
+      ? await replayDeadLetters(database, () => ctx.kafkaProducer(), {
+          filter,
+          actor,
+          dryRun: options.dryRun,
+          limit,
+          ratePerSecond: positiveInt(options.rate, 'rate', 100),
+        })
       : await purgeDeadLetters(database, { filter, actor, dryRun: options.dryRun, limit });
   if (options.json) return ctx.out(JSON.stringify(result, null, 2));
   if (result.dryRun) {
@@ -82,5 +143,7 @@ async function change(ctx: CliContext, action: 'replay' | 'purge', ids: string[]
     return;
   }
   const changed = 'replayed' in result ? result.replayed : result.purged;
-  ctx.out(`${action === 'replay' ? 'replayed' : 'purged'} ${changed.length} of ${result.matched} matching dead letter(s) as ${actor}${changed.length ? `: ${changed.join(', ')}` : ''}`);
+  ctx.out(
+    `${action === 'replay' ? 'replayed' : 'purged'} ${changed.length} of ${result.matched} matching dead letter(s) as ${actor}${changed.length ? `: ${changed.join(', ')}` : ''}`,
+  );
 }

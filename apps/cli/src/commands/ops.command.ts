@@ -7,13 +7,23 @@ import { formatFields, formatTable } from '../output/table';
 export async function outboxBacklogCommand(ctx: CliContext, options: { json: boolean }): Promise<void> {
   const backlog = await findOutboxBacklog(await ctx.database());
   if (options.json) return ctx.out(JSON.stringify(backlog, null, 2));
-  ctx.out(formatFields({ unpublished: backlog.unpublished, parked: backlog.parked, 'oldest (s)': backlog.oldestAgeSeconds }));
-  if (backlog.byTopic.length) ctx.out(`\n${formatTable(backlog.byTopic, ['topic', 'unpublished', 'oldestAgeSeconds'])}`);
+  ctx.out(
+    formatFields({ unpublished: backlog.unpublished, parked: backlog.parked, 'oldest (s)': backlog.oldestAgeSeconds }),
+  );
+  if (backlog.byTopic.length)
+    ctx.out(`\n${formatTable(backlog.byTopic, ['topic', 'unpublished', 'oldestAgeSeconds'])}`);
 }
 
 /** `hookrail lag`: per consumer group, topic and partition; the project's groups and the dead-letter store by default. */
 export async function lagCommand(ctx: CliContext, options: { json: boolean; groups: string[] }): Promise<void> {
   const groups = options.groups.length ? options.groups : [...CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP];
-  const lag = await findConsumerLag(await ctx.kafkaAdmin(), groups.map((group) => ctx.namespaced(group)));
-  ctx.out(options.json ? JSON.stringify(lag, null, 2) : formatTable(lag, ['groupId', 'topic', 'partition', 'committed', 'end', 'lag']));
+  const lag = await findConsumerLag(
+    await ctx.kafkaAdmin(),
+    groups.map((group) => ctx.namespaced(group)),
+  );
+  ctx.out(
+    options.json
+      ? JSON.stringify(lag, null, 2)
+      : formatTable(lag, ['groupId', 'topic', 'partition', 'committed', 'end', 'lag']),
+  );
 }

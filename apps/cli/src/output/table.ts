@@ -2,13 +2,22 @@
 export function formatTable<T extends object>(rows: T[], columns: Array<keyof T & string>, maxWidth = 60): string {
   if (rows.length === 0) return '(none)';
   const cell = (value: unknown): string => {
-    const text = value instanceof Date ? value.toISOString().replace(/\.\d{3}Z$/, 'Z') : value === null || value === undefined ? '' : String(value);
+    const text =
+      value instanceof Date
+        ? value.toISOString().replace(/\.\d{3}Z$/, 'Z')
+        : value === null || value === undefined
+          ? ''
+          : String(value);
     const line = text.replace(/\s+/g, ' ');
     return line.length > maxWidth ? `${line.slice(0, maxWidth - 1)}…` : line;
   };
   const cells = rows.map((row) => columns.map((column) => cell(row[column] as unknown)));
   const widths = columns.map((column, index) => Math.max(column.length, ...cells.map((line) => line[index].length)));
-  const render = (line: string[]) => line.map((text, index) => text.padEnd(widths[index])).join('  ').trimEnd();
+  const render = (line: string[]) =>
+    line
+      .map((text, index) => text.padEnd(widths[index]))
+      .join('  ')
+      .trimEnd();
   return [render(columns), render(widths.map((width) => '-'.repeat(width))), ...cells.map(render)].join('\n');
 }
 
@@ -16,6 +25,9 @@ export function formatTable<T extends object>(rows: T[], columns: Array<keyof T 
 export function formatFields(fields: Record<string, unknown>): string {
   const width = Math.max(...Object.keys(fields).map((name) => name.length));
   return Object.entries(fields)
-    .map(([name, value]) => `${`${name}:`.padEnd(width + 1)} ${value instanceof Date ? value.toISOString() : value === null || value === undefined ? '' : String(value)}`)
+    .map(
+      ([name, value]) =>
+        `${`${name}:`.padEnd(width + 1)} ${value instanceof Date ? value.toISOString() : value === null || value === undefined ? '' : String(value)}`,
+    )
     .join('\n');
 }

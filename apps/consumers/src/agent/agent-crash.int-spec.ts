@@ -35,14 +35,25 @@ describe('agent worker killed mid-call (kill -9)', () => {
 
     await waitFor(() => model.stats().inFlight === 1, { what: 'the model call in flight' });
     const claimed = await findAgentTask(bed.dataSource, event.id);
-    expect(claimed).toMatchObject({ state: 'claimed', attempts: 1, claimedBy: expect.stringContaining(`/${doomed.child.pid}/`) });
+    expect(claimed).toMatchObject({
+      state: 'claimed',
+      attempts: 1,
+      claimedBy: expect.stringContaining(`/${doomed.child.pid}/`),
+    });
     doomed.signal('SIGKILL');
     expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' });
 
     const survivor = startConsumersProcess({ ...env, METRICS_PORT: String(metricsPort) });
     try {
-      const done = await waitFor(taskIn(bed.dataSource, event.id, 'done'), { what: 'the task done by the survivor', timeoutMs: 30_000 });
-      expect(done).toMatchObject({ attempts: 2, claimedBy: expect.stringContaining(`/${survivor.child.pid}/`), result: { category: 'gift' } });
+      const done = await waitFor(taskIn(bed.dataSource, event.id, 'done'), {
+        what: 'the task done by the survivor',
+        timeoutMs: 30_000,
+      });
+      expect(done).toMatchObject({
+        attempts: 2,
+        claimedBy: expect.stringContaining(`/${survivor.child.pid}/`),
+        result: { category: 'gift' },
+      });
       expect(await fencingToken(bed.dataSource, event.id)).toBe('2');
       expect(model.stats()).toMatchObject({ requests: 2, completed: 1, abandoned: 1 });
 

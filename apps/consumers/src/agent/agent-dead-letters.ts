@@ -28,7 +28,14 @@ class RecordedFailure extends Error {
  */
 export class AgentDeadLetters {
   constructor(
-    private readonly deps: { group: string; dltTopic: string; producer: Producer; dataSource: DataSource; metrics: ConsumerMetrics; logger: Logger },
+    private readonly deps: {
+      group: string;
+      dltTopic: string;
+      producer: Producer;
+      dataSource: DataSource;
+      metrics: ConsumerMetrics;
+      logger: Logger;
+    },
   ) {}
 
   /** Returns how many dead letters it produced. */
@@ -54,14 +61,35 @@ export class AgentDeadLetters {
           lastFailureAt: new Date(row.updated_at),
         };
         const replayCount = Number(row.replay_count);
-        const replayOf = replayCount > 0 ? await findReplayedDeadLetter(manager, group, event.id, replayCount) : undefined;
+        const replayOf =
+          replayCount > 0 ? await findReplayedDeadLetter(manager, group, event.id, replayCount) : undefined;
         const message = originalMessage(event, row.source_offset, replayCount, replayOf);
-        const source = { group, topic: row.source_topic, partition: Number(row.source_partition), message, eventId: event.id };
+        const source = {
+          group,
+          topic: row.source_topic,
+          partition: Number(row.source_partition),
+          message,
+          eventId: event.id,
+        };
         await produceDeadLetter(producer, dltTopic, buildDeadLetter(source, failure));
         metrics.deadLetters.inc({ group, type: event.type });
-        logger.warn({ group, eventId: event.id, topic: source.topic, partition: source.partition, offset: row.source_offset, dltTopic, attempts: failure.attempts }, 'dead-lettered');
+        logger.warn(
+          {
+            group,
+            eventId: event.id,
+            topic: source.topic,
+            partition: source.partition,
+            offset: row.source_offset,
+            dltTopic,
+            attempts: failure.attempts,
+          },
+          'dead-lettered',
+        );
       }
-      if (rows.length > 0) await manager.query(`UPDATE agent_tasks SET dead_lettered_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
+      if (rows.length > 0)
+        await manager.query(`UPDATE agent_tasks SET dead_lettered_at = now() WHERE id = ANY($1::bigint[])`, [
+          rows.map((row) => row.id),
+        ]);
       return rows.length;
     });
   }
@@ -73,11 +101,23 @@ function originalMessage(event: CloudEvent, offset: string, replayCount: number,
   const headers: Record<string, string> = { ...record.headers };
   if (replayCount > 0) headers[HOOKRAIL_HEADERS.replayCount] = String(replayCount);
   if (replayOf) headers[HOOKRAIL_HEADERS.deadLetterId] = replayOf;
-  return { key: Buffer.from(record.key), value: Buffer.from(record.value), headers, offset, timestamp: String(Date.now()), attributes: 0 } as KafkaMessage;
+  return {
+    key: Buffer.from(record.key),
+    value: Buffer.from(record.value),
+    headers,
+    offset,
+    timestamp: String(Date.now()),
+    attributes: 0,
+  } as KafkaMessage;
 }
 
 /** The dead-letter store's row whose replay number `replayCount` reset this task (libs/dead-letters owns the table). */
-async function findReplayedDeadLetter(manager: EntityManager, group: string, eventId: string, replayCount: number): Promise<string | undefined> {
+async function findReplayedDeadLetter(
+  manager: EntityManager,
+  group: string,
+  eventId: string,
+  replayCount: number,
+): Promise<string | undefined> {
   const rows: Array<{ id: string }> = await manager.query(
     `SELECT id FROM dead_letters
       WHERE "group" = $1 AND event_id = $2 AND replay_count = $3 AND status IN ('replaying', 'resolved')

@@ -29,7 +29,15 @@ describe('agent dead letters with the dead-letter store and operator replay', ()
       AGENT_RETRY_MAX_MS: '50',
     });
     store = await startDeadLetterStore(
-      { databaseUrl: bed.database.url, brokers: TEST_BROKERS, namespace: bed.namespace, groups: ['agent'], topicPartitions: 1, retentionSeconds: 86_400, retentionEveryMs: 3_600_000 },
+      {
+        databaseUrl: bed.database.url,
+        brokers: TEST_BROKERS,
+        namespace: bed.namespace,
+        groups: ['agent'],
+        topicPartitions: 1,
+        retentionSeconds: 86_400,
+        retentionEveryMs: 3_600_000,
+      },
       createLogger('consumers', 'silent'),
     );
     producer = bed.kafka.producer();
@@ -44,25 +52,46 @@ describe('agent dead letters with the dead-letter store and operator replay', ()
     await bed?.stop();
   });
 
-  const rowsOf = (eventId: string): Promise<Array<{ id: string; status: string; replay_count: number; error_class: string; attempts: number }>> =>
-    bed.dataSource.query(`SELECT id, status, replay_count, error_class, attempts FROM dead_letters WHERE event_id = $1`, [eventId]);
+  const rowsOf = (
+    eventId: string,
+  ): Promise<Array<{ id: string; status: string; replay_count: number; error_class: string; attempts: number }>> =>
+    bed.dataSource.query(
+      `SELECT id, status, replay_count, error_class, attempts FROM dead_letters WHERE event_id = $1`,
+      [eventId],
+    );
 
   it('a replay that dies again returns to its dead letter; a replay after the fix resolves it', async () => {
     const event = orderEvent('ord-replayed', { data: { note: 'swap the colour please' } });
     await produce(bed.kafka, bed.topic, [event]);
-    const [first] = await waitFor(async () => ((await rowsOf(event.id))[0]?.status === 'dead' ? rowsOf(event.id) : undefined), { what: 'the dead letter indexed' });
+    const [first] = await waitFor(
+      async () => ((await rowsOf(event.id))[0]?.status === 'dead' ? rowsOf(event.id) : undefined),
+      { what: 'the dead letter indexed' },
+    );
     expect(first).toMatchObject({ replay_count: 0, error_class: 'ModelUnavailableError', attempts: 2 });
 
-    const replay = () => replayDeadLetters(bed.dataSource, async () => producer, { filter: { group: 'agent', eventId: event.id }, actor: 'test' });
+    const replay = () =>
+      replayDeadLetters(bed.dataSource, async () => producer, {
+        filter: { group: 'agent', eventId: event.id },
+        actor: 'test',
+      });
     expect((await replay()).replayed).toEqual([first.id]);
-    await waitFor(async () => (await rowsOf(event.id)).some((row) => row.status === 'dead' && row.replay_count === 1), { what: 'the replay back in its row' });
-    expect(await rowsOf(event.id)).toEqual([expect.objectContaining({ id: first.id, status: 'dead', replay_count: 1 })]);
+    await waitFor(async () => (await rowsOf(event.id)).some((row) => row.status === 'dead' && row.replay_count === 1), {
+      what: 'the replay back in its row',
+    });
+    expect(await rowsOf(event.id)).toEqual([
+      expect.objectContaining({ id: first.id, status: 'dead', replay_count: 1 }),
+    ]);
     expect(await findAgentTask(bed.dataSource, event.id)).toMatchObject({ state: 'dead', attempts: 2, replayCount: 1 });
 
     model.configure({ failureRate: 0 });
     expect((await replay()).replayed).toEqual([first.id]);
     await waitFor(async () => (await rowsOf(event.id))[0]?.status === 'resolved', { what: 'the dead letter resolved' });
-    expect(await findAgentTask(bed.dataSource, event.id)).toMatchObject({ state: 'done', attempts: 1, replayCount: 2, result: { category: 'change' } });
+    expect(await findAgentTask(bed.dataSource, event.id)).toMatchObject({
+      state: 'done',
+      attempts: 1,
+      replayCount: 2,
+      result: { category: 'change' },
+    });
     expect(await rowsOf(event.id)).toHaveLength(1);
   });
 });

@@ -38,16 +38,28 @@ describe('a stale agent worker (paused past its lease with SIGSTOP, then resumed
       const event = orderEvent('ord-stale-agent', { data: { note: 'deliver after 6pm please' } });
       await produce(bed.kafka, bed.topic, [event]);
       await waitFor(() => model.stats().inFlight === 1, { what: 'the first model call in flight' });
-      expect(await findAgentTask(bed.dataSource, event.id)).toMatchObject({ state: 'claimed', claimedBy: expect.stringContaining(`/${stale.child.pid}/`) });
+      expect(await findAgentTask(bed.dataSource, event.id)).toMatchObject({
+        state: 'claimed',
+        claimedBy: expect.stringContaining(`/${stale.child.pid}/`),
+      });
       stale.signal('SIGSTOP');
 
       fresh.push(AppProcess.start('consumers', cleanEnv({ ...env, METRICS_PORT: '0' })));
-      const done = await waitFor(taskIn(bed.dataSource, event.id, 'done'), { what: 'the task done by the second worker', timeoutMs: 30_000 });
-      expect(done).toMatchObject({ attempts: 2, claimedBy: expect.stringContaining(`/${fresh[0].child.pid}/`), result: { category: 'delivery' } });
+      const done = await waitFor(taskIn(bed.dataSource, event.id, 'done'), {
+        what: 'the task done by the second worker',
+        timeoutMs: 30_000,
+      });
+      expect(done).toMatchObject({
+        attempts: 2,
+        claimedBy: expect.stringContaining(`/${fresh[0].child.pid}/`),
+        result: { category: 'delivery' },
+      });
       await waitFor(() => model.stats().completed === 2, { what: "the stale worker's answer written to its socket" });
 
       stale.signal('SIGCONT');
-      await waitFor(() => stale.logLines().some((line) => FENCED.includes(String(line.msg))), { what: 'the stale worker turned away' });
+      await waitFor(() => stale.logLines().some((line) => FENCED.includes(String(line.msg))), {
+        what: 'the stale worker turned away',
+      });
       expect(await findAgentTask(bed.dataSource, event.id)).toEqual(done);
       expect(await fencingToken(bed.dataSource, event.id)).toBe('2');
       const metrics = await (await fetch(`http://127.0.0.1:${staleMetricsPort}/metrics`)).text();

@@ -41,7 +41,12 @@ describe('agent_tasks state machine (real Postgres)', () => {
 
     const claimsOf = async (worker: string) => {
       const claimed: ClaimedAgentTask[] = [];
-      for (let task = await claimAgentTask(dataSource, worker, 60_000); task; task = await claimAgentTask(dataSource, worker, 60_000)) claimed.push(task);
+      for (
+        let task = await claimAgentTask(dataSource, worker, 60_000);
+        task;
+        task = await claimAgentTask(dataSource, worker, 60_000)
+      )
+        claimed.push(task);
       return claimed;
     };
     const perWorker = await Promise.all(Array.from({ length: 8 }, (_, index) => claimsOf(`worker-${index}`)));
@@ -49,8 +54,12 @@ describe('agent_tasks state machine (real Postgres)', () => {
 
     expect(claimed).toHaveLength(40);
     expect(new Set(claimed.map((task) => task.eventId)).size).toBe(40);
-    expect(claimed.every((task) => task.attempts === 1 && task.fencingToken === '1' && task.priorState === 'pending')).toBe(true);
-    const states: Array<{ state: string; count: string }> = await dataSource.query(`SELECT state, COUNT(*)::text AS count FROM agent_tasks GROUP BY state`);
+    expect(
+      claimed.every((task) => task.attempts === 1 && task.fencingToken === '1' && task.priorState === 'pending'),
+    ).toBe(true);
+    const states: Array<{ state: string; count: string }> = await dataSource.query(
+      `SELECT state, COUNT(*)::text AS count FROM agent_tasks GROUP BY state`,
+    );
     expect(states).toEqual([{ state: 'claimed', count: '40' }]);
     await dataSource.query(`DELETE FROM agent_tasks`);
   });
@@ -62,16 +71,37 @@ describe('agent_tasks state machine (real Postgres)', () => {
     expect(stale).toMatchObject({ eventId: task.event.id, attempts: 1, fencingToken: '1' });
     expect(await claimAgentTask(dataSource, 'worker-b', 60_000)).toBeNull();
 
-    const fresh = await waitFor(() => claimAgentTask(dataSource, 'worker-b', 60_000), { what: 'the expired lease claimed again' });
-    expect(fresh).toMatchObject({ eventId: task.event.id, attempts: 2, fencingToken: '2', priorState: 'claimed', priorClaimedBy: 'worker-a' });
+    const fresh = await waitFor(() => claimAgentTask(dataSource, 'worker-b', 60_000), {
+      what: 'the expired lease claimed again',
+    });
+    expect(fresh).toMatchObject({
+      eventId: task.event.id,
+      attempts: 2,
+      fencingToken: '2',
+      priorState: 'claimed',
+      priorClaimedBy: 'worker-a',
+    });
 
     expect(await renewAgentTaskLease(dataSource, stale, 60_000)).toBe(false);
     expect(await completeAgentTask(dataSource, stale, { from: 'worker-a' })).toBe(false);
-    expect(await failAgentTask(dataSource, stale, { state: 'failed', retryInMs: 0, errorClass: 'Error', message: 'late' })).toBe(false);
-    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({ state: 'claimed', claimedBy: 'worker-b', result: null, lastError: null });
+    expect(
+      await failAgentTask(dataSource, stale, { state: 'failed', retryInMs: 0, errorClass: 'Error', message: 'late' }),
+    ).toBe(false);
+    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({
+      state: 'claimed',
+      claimedBy: 'worker-b',
+      result: null,
+      lastError: null,
+    });
 
     expect(await completeAgentTask(dataSource, fresh, { from: 'worker-b' })).toBe(true);
-    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({ state: 'done', attempts: 2, claimedBy: 'worker-b', result: { from: 'worker-b' }, nextAttemptAt: null });
+    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({
+      state: 'done',
+      attempts: 2,
+      claimedBy: 'worker-b',
+      result: { from: 'worker-b' },
+      nextAttemptAt: null,
+    });
     expect(await claimAgentTask(dataSource, 'worker-c', 60_000)).toBeNull();
   });
 
@@ -79,18 +109,40 @@ describe('agent_tasks state machine (real Postgres)', () => {
     const task = newTask('ord-dead');
     await enqueueAgentTask(dataSource.manager, task);
     const first = (await claimAgentTask(dataSource, 'worker-a', 60_000))!;
-    expect(await failAgentTask(dataSource, first, { state: 'failed', retryInMs: 60_000, errorClass: 'ModelUnavailableError', message: 'model answered 503' })).toBe(true);
+    expect(
+      await failAgentTask(dataSource, first, {
+        state: 'failed',
+        retryInMs: 60_000,
+        errorClass: 'ModelUnavailableError',
+        message: 'model answered 503',
+      }),
+    ).toBe(true);
     expect(await claimAgentTask(dataSource, 'worker-a', 60_000)).toBeNull();
     await dataSource.query(`UPDATE agent_tasks SET next_attempt_at = now() WHERE event_id = $1`, [task.event.id]);
     const second = (await claimAgentTask(dataSource, 'worker-a', 60_000))!;
     expect(second).toMatchObject({ attempts: 2, priorState: 'failed' });
-    expect(await failAgentTask(dataSource, second, { state: 'dead', retryInMs: 0, errorClass: 'ModelUnavailableError', message: 'model answered 503' })).toBe(true);
-    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({ state: 'dead', attempts: 2, lastError: 'ModelUnavailableError: model answered 503' });
+    expect(
+      await failAgentTask(dataSource, second, {
+        state: 'dead',
+        retryInMs: 0,
+        errorClass: 'ModelUnavailableError',
+        message: 'model answered 503',
+      }),
+    ).toBe(true);
+    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({
+      state: 'dead',
+      attempts: 2,
+      lastError: 'ModelUnavailableError: model answered 503',
+    });
 
     expect(await enqueueAgentTask(dataSource.manager, task)).toBe('exists');
     expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({ state: 'dead' });
     expect(await enqueueAgentTask(dataSource.manager, { ...task, replayCount: 1 })).toBe('reset');
-    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({ state: 'pending', attempts: 0, replayCount: 1 });
+    expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      replayCount: 1,
+    });
     expect(await enqueueAgentTask(dataSource.manager, { ...task, replayCount: 2 })).toBe('exists');
   });
 

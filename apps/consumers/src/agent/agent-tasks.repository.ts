@@ -34,7 +34,10 @@ const MAX_ERROR_LENGTH = 2000;
  * In the consumer's dedupe transaction: a new `pending` task, nothing else. A replay (replayCount > 0) of a task
  * that is `dead` resets it to `pending` with a fresh attempt budget; any other conflict leaves the row alone.
  */
-export async function enqueueAgentTask(manager: EntityManager, task: NewAgentTask): Promise<'enqueued' | 'reset' | 'exists'> {
+export async function enqueueAgentTask(
+  manager: EntityManager,
+  task: NewAgentTask,
+): Promise<'enqueued' | 'reset' | 'exists'> {
   const rows: Array<{ inserted: boolean }> = await manager.query(
     `INSERT INTO agent_tasks (event_id, event_type, event, source_topic, source_partition, source_offset, replay_count, state)
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')
@@ -45,7 +48,15 @@ export async function enqueueAgentTask(manager: EntityManager, task: NewAgentTas
             source_offset = EXCLUDED.source_offset, updated_at = now()
       WHERE agent_tasks.state = 'dead' AND EXCLUDED.replay_count > 0
      RETURNING (xmax = 0) AS inserted`,
-    [task.event.id, task.event.type, JSON.stringify(task.event), task.sourceTopic, task.sourcePartition, task.sourceOffset, task.replayCount],
+    [
+      task.event.id,
+      task.event.type,
+      JSON.stringify(task.event),
+      task.sourceTopic,
+      task.sourcePartition,
+      task.sourceOffset,
+      task.replayCount,
+    ],
   );
   if (rows.length === 0) return 'exists';
   return rows[0].inserted ? 'enqueued' : 'reset';
@@ -126,7 +137,14 @@ export async function failAgentTask(db: Db, task: TaskFence, failure: TaskFailur
               next_attempt_at = CASE WHEN $3::varchar = 'dead' THEN 'infinity' ELSE now() + $4 * interval '1 millisecond' END,
               last_error_class = $5, last_error = $6, first_failed_at = COALESCE(first_failed_at, now()), updated_at = now()
         WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
-      [task.id, task.fencingToken, failure.state, failure.retryInMs, failure.errorClass, failure.message.slice(0, MAX_ERROR_LENGTH)],
+      [
+        task.id,
+        task.fencingToken,
+        failure.state,
+        failure.retryInMs,
+        failure.errorClass,
+        failure.message.slice(0, MAX_ERROR_LENGTH),
+      ],
     ),
   );
 }
@@ -145,7 +163,9 @@ export async function releaseAgentTask(db: Db, task: TaskFence): Promise<boolean
 
 /** Tasks per state, for the metrics gauge. */
 export async function countAgentTasksByState(db: Db): Promise<Array<{ state: AgentTaskState; count: number }>> {
-  const rows: Array<{ state: AgentTaskState; count: string }> = await db.query(`SELECT state, COUNT(*)::text AS count FROM agent_tasks GROUP BY state`);
+  const rows: Array<{ state: AgentTaskState; count: string }> = await db.query(
+    `SELECT state, COUNT(*)::text AS count FROM agent_tasks GROUP BY state`,
+  );
   return rows.map((row) => ({ state: row.state, count: Number(row.count) }));
 }
 

@@ -30,9 +30,20 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationBootstrap(): Promise<void> {
     const { config, dataSource, kafka, group, dltTopic } = this.deps;
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner });
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     await this.producer.connect();
-    const deadLetters = new AgentDeadLetters({ group, dltTopic, producer: this.producer, dataSource, metrics: this.deps.metrics, logger: this.logger });
+    const deadLetters = new AgentDeadLetters({
+      group,
+      dltTopic,
+      producer: this.producer,
+      dataSource,
+      metrics: this.deps.metrics,
+      logger: this.logger,
+    });
     const worker = new AgentWorker({
       group,
       dataSource,
@@ -43,13 +54,20 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
       settings: {
         leaseMs: config.AGENT_LEASE_MS,
         maxAttempts: config.AGENT_MAX_ATTEMPTS,
-        retry: { maxAttempts: config.AGENT_MAX_ATTEMPTS, baseDelayMs: config.AGENT_RETRY_BASE_MS, maxDelayMs: config.AGENT_RETRY_MAX_MS },
+        retry: {
+          maxAttempts: config.AGENT_MAX_ATTEMPTS,
+          baseDelayMs: config.AGENT_RETRY_BASE_MS,
+          maxDelayMs: config.AGENT_RETRY_MAX_MS,
+        },
       },
     });
     for (let slot = 0; slot < config.AGENT_WORKERS; slot++) {
       this.loops.push(this.loop(worker, `${hostname()}/${process.pid}/${slot}`, slot === 0 ? deadLetters : undefined));
     }
-    this.logger.info({ group, workers: config.AGENT_WORKERS, leaseMs: config.AGENT_LEASE_MS, model: this.model.model }, 'agent workers running');
+    this.logger.info(
+      { group, workers: config.AGENT_WORKERS, leaseMs: config.AGENT_LEASE_MS, model: this.model.model },
+      'agent workers running',
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -67,7 +85,10 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
         if (deadLetters) await deadLetters.flush();
         worked = await worker.runOnce(workerId, signal);
       } catch (error) {
-        this.logger.error({ group: this.deps.group, workerId, err: (error as Error).message }, 'agent worker iteration failed');
+        this.logger.error(
+          { group: this.deps.group, workerId, err: (error as Error).message },
+          'agent worker iteration failed',
+        );
       }
       if (!worked) await sleep(idleMs, undefined, { signal }).catch(() => undefined);
     }

@@ -1,10 +1,25 @@
-import { backoffDelay, classifyError, errorClassName, errorMessage, recordEventStatus, RetryPolicy } from '@app/consumer-runtime';
+import {
+  backoffDelay,
+  classifyError,
+  errorClassName,
+  errorMessage,
+  recordEventStatus,
+  RetryPolicy,
+} from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AgentDeadLetters } from './agent-dead-letters';
 import { AgentMetrics } from './agent.metrics';
-import { ClaimedAgentTask, claimAgentTask, completeAgentTask, failAgentTask, releaseAgentTask, renewAgentTaskLease, TaskFailure } from './agent-tasks.repository';
+import {
+  ClaimedAgentTask,
+  claimAgentTask,
+  completeAgentTask,
+  failAgentTask,
+  releaseAgentTask,
+  renewAgentTaskLease,
+  TaskFailure,
+} from './agent-tasks.repository';
 import { LeaseKeeper } from './lease-keeper';
 import { ModelAnswer, ModelClient } from './model.client';
 import { readTriage, triagePrompt } from './order-triage.prompt';
@@ -44,18 +59,31 @@ export class AgentWorker {
     const { dataSource, settings, metrics, logger, group } = this.deps;
     const task = await claimAgentTask(dataSource, workerId, settings.leaseMs);
     if (!task) return false;
-    const log = logger.child({ group, eventId: task.eventId, taskId: task.id, workerId, attempt: task.attempts, fencingToken: task.fencingToken });
+    const log = logger.child({
+      group,
+      eventId: task.eventId,
+      taskId: task.id,
+      workerId,
+      attempt: task.attempts,
+      fencingToken: task.fencingToken,
+    });
     if (task.priorState === 'claimed') {
       metrics.leaseExpiries.inc();
       log.warn({ previousWorker: task.priorClaimedBy }, 'lease ran out; task claimed again');
     }
     if (task.attempts > settings.maxAttempts) {
-      await this.fail(task, new LeaseExpiredError(`the lease ran out on ${task.attempts - 1} attempts without an answer`), log);
+      await this.fail(
+        task,
+        new LeaseExpiredError(`the lease ran out on ${task.attempts - 1} attempts without an answer`),
+        log,
+      );
       return true;
     }
 
-    const lease = new LeaseKeeper(() => renewAgentTaskLease(dataSource, task, settings.leaseMs), Math.max(100, Math.floor(settings.leaseMs / 3)), (error) =>
-      log.warn({ err: errorMessage(error) }, 'could not renew the lease; trying again'),
+    const lease = new LeaseKeeper(
+      () => renewAgentTaskLease(dataSource, task, settings.leaseMs),
+      Math.max(100, Math.floor(settings.leaseMs / 3)),
+      (error) => log.warn({ err: errorMessage(error) }, 'could not renew the lease; trying again'),
     ).start();
     let answer: ModelAnswer;
     try {
@@ -108,12 +136,23 @@ export class AgentWorker {
     };
     if (!(await (dead ? this.markDead(task, failure) : failAgentTask(this.deps.dataSource, task, failure)))) {
       metrics.fenced.inc({ operation: 'fail' });
-      log.warn({ err: failure.message }, 'stale worker: the task was claimed by another worker meanwhile; failure not recorded');
+      log.warn(
+        { err: failure.message },
+        'stale worker: the task was claimed by another worker meanwhile; failure not recorded',
+      );
       return;
     }
     metrics.attempts.inc({ outcome: failure.state });
-    log.warn({ errorClass: failure.errorClass, err: failure.message, retryInMs: dead ? undefined : failure.retryInMs }, dead ? 'agent task dead' : 'agent task attempt failed; will retry');
-    if (dead) await this.deps.deadLetters.flush().catch((flushError: Error) => log.error({ err: flushError.message }, 'could not dead-letter yet; a worker will try again'));
+    log.warn(
+      { errorClass: failure.errorClass, err: failure.message, retryInMs: dead ? undefined : failure.retryInMs },
+      dead ? 'agent task dead' : 'agent task attempt failed; will retry',
+    );
+    if (dead)
+      await this.deps.deadLetters
+        .flush()
+        .catch((flushError: Error) =>
+          log.error({ err: flushError.message }, 'could not dead-letter yet; a worker will try again'),
+        );
   }
 
   /**
@@ -125,7 +164,13 @@ export class AgentWorker {
     return dataSource.transaction(async (manager) => {
       if (!(await failAgentTask(manager, task, failure))) return false;
       await manager.query(`DELETE FROM processed_events WHERE "group" = $1 AND event_id = $2`, [group, task.eventId]);
-      await recordEventStatus(manager, { group, eventId: task.eventId, status: 'dead', attempts: task.attempts, lastError: `${failure.errorClass}: ${failure.message}` });
+      await recordEventStatus(manager, {
+        group,
+        eventId: task.eventId,
+        status: 'dead',
+        attempts: task.attempts,
+        lastError: `${failure.errorClass}: ${failure.message}`,
+      });
       return true;
     });
   }

@@ -42,14 +42,21 @@ describe('agent service (real Kafka, Postgres and HTTP model)', () => {
     await produce(bed.kafka, bed.topic, [slow]);
     await waitFor(() => model.stats().inFlight === 1, { what: 'the slow model call in flight' });
 
-    const quick = [orderEvent('ord-quick-1', { data: { note: 'it is a gift, wrap it' } }), orderEvent('ord-quick-2', { data: { note: 'wrong size, swap for M' } })];
+    const quick = [
+      orderEvent('ord-quick-1', { data: { note: 'it is a gift, wrap it' } }),
+      orderEvent('ord-quick-2', { data: { note: 'wrong size, swap for M' } }),
+    ];
     await produce(bed.kafka, bed.topic, quick);
     await waitFor(async () => (await bed.committed()) === 3, { what: 'all three offsets committed' });
-    for (const event of quick) await waitFor(taskIn(bed.dataSource, event.id, 'done'), { what: `${event.subject} done` });
+    for (const event of quick)
+      await waitFor(taskIn(bed.dataSource, event.id, 'done'), { what: `${event.subject} done` });
     expect(model.stats().inFlight).toBe(1);
     expect(await findAgentTask(bed.dataSource, slow.id)).toMatchObject({ state: 'claimed', attempts: 1 });
 
-    const done = await waitFor(taskIn(bed.dataSource, slow.id, 'done'), { what: 'the slow task done', timeoutMs: 20_000 });
+    const done = await waitFor(taskIn(bed.dataSource, slow.id, 'done'), {
+      what: 'the slow task done',
+      timeoutMs: 20_000,
+    });
     // 10 s against a 2 s lease: renewed all along, never taken over.
     expect(done).toMatchObject({ attempts: 1, result: { category: 'delivery', model: 'hookrail-dev' } });
     expect(model.stats()).toMatchObject({ requests: 3, completed: 3 });
@@ -63,8 +70,14 @@ describe('agent service (real Kafka, Postgres and HTTP model)', () => {
       await produce(bed.kafka, bed.topic, [doomed]);
 
       const dead = await waitFor(taskIn(bed.dataSource, doomed.id, 'dead'), { what: 'the task dead' });
-      expect(dead).toMatchObject({ attempts: 3, lastError: expect.stringMatching(/^ModelUnavailableError: model answered 503/) });
-      const letter = await waitFor(() => reader.messages.find((message) => message.headers[HOOKRAIL_HEADERS.dltEventId] === doomed.id), { what: 'the dead letter' });
+      expect(dead).toMatchObject({
+        attempts: 3,
+        lastError: expect.stringMatching(/^ModelUnavailableError: model answered 503/),
+      });
+      const letter = await waitFor(
+        () => reader.messages.find((message) => message.headers[HOOKRAIL_HEADERS.dltEventId] === doomed.id),
+        { what: 'the dead letter' },
+      );
       expect(letter.key).toBe('ord-doomed');
       expect(JSON.parse(letter.value!)).toEqual(doomed.data);
       expect(letter.headers).toMatchObject({
@@ -78,14 +91,22 @@ describe('agent service (real Kafka, Postgres and HTTP model)', () => {
         [HOOKRAIL_HEADERS.dltAttempts]: '3',
       });
       expect(letter.headers[HOOKRAIL_HEADERS.dltErrorMessage]).toMatch(/^model answered 503/);
-      expect(await findGroupStatuses(bed.dataSource, doomed.id)).toEqual([expect.objectContaining({ group: 'agent', status: 'dead', attempts: 3 })]);
+      expect(await findGroupStatuses(bed.dataSource, doomed.id)).toEqual([
+        expect.objectContaining({ group: 'agent', status: 'dead', attempts: 3 }),
+      ]);
 
       model.configure({ failureRate: 0 });
-      await produce(bed.kafka, `${bed.namespace}agent.replay`, [{ key: letter.key!, value: letter.value!, headers: { ...letter.headers, [HOOKRAIL_HEADERS.replayCount]: '1' } }]);
+      await produce(bed.kafka, `${bed.namespace}agent.replay`, [
+        { key: letter.key!, value: letter.value!, headers: { ...letter.headers, [HOOKRAIL_HEADERS.replayCount]: '1' } },
+      ]);
       const replayed = await waitFor(taskIn(bed.dataSource, doomed.id, 'done'), { what: 'the replayed task done' });
       expect(replayed).toMatchObject({ attempts: 1, replayCount: 1, result: { category: 'complaint' } });
-      expect(await findGroupStatuses(bed.dataSource, doomed.id)).toEqual([expect.objectContaining({ group: 'agent', status: 'processed' })]);
-      expect(reader.messages.filter((message) => message.headers[HOOKRAIL_HEADERS.dltEventId] === doomed.id)).toHaveLength(1);
+      expect(await findGroupStatuses(bed.dataSource, doomed.id)).toEqual([
+        expect.objectContaining({ group: 'agent', status: 'processed' }),
+      ]);
+      expect(
+        reader.messages.filter((message) => message.headers[HOOKRAIL_HEADERS.dltEventId] === doomed.id),
+      ).toHaveLength(1);
     } finally {
       await reader.stop();
     }

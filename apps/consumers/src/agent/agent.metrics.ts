@@ -25,14 +25,23 @@ export class AgentMetrics {
         for (const state of STATES) this.set({ state }, counts.get(state) ?? 0);
       },
     });
-    this.leaseExpiries = new Counter({ name: 'hookrail_agent_lease_expiries_total', help: 'Claims that took over a task whose lease had run out', registers });
+    this.leaseExpiries = new Counter({
+      name: 'hookrail_agent_lease_expiries_total',
+      help: 'Claims that took over a task whose lease had run out',
+      registers,
+    });
     this.fenced = new Counter({
       name: 'hookrail_agent_fenced_writes_total',
       help: 'Writes of a stale worker turned away because another claim raised the fencing token',
       labelNames: ['operation'],
       registers,
     });
-    this.attempts = new Counter({ name: 'hookrail_agent_attempts_total', help: 'Finished attempts by outcome (done, failed, dead, released)', labelNames: ['outcome'], registers });
+    this.attempts = new Counter({
+      name: 'hookrail_agent_attempts_total',
+      help: 'Finished attempts by outcome (done, failed, dead, released)',
+      labelNames: ['outcome'],
+      registers,
+    });
     this.modelSeconds = new Histogram({
       name: 'hookrail_agent_model_duration_seconds',
       help: 'Model call latency by outcome (ok, error)',

@@ -20,9 +20,18 @@ import { ModelClient } from './model.client';
       provide: ModelClient,
       inject: [ConsumerServiceDeps],
       useFactory: ({ config }: ConsumerServiceDeps) =>
-        new ModelClient({ baseUrl: config.MODEL_BASE_URL, model: config.MODEL_NAME, apiKey: config.MODEL_API_KEY, timeoutMs: config.MODEL_TIMEOUT_MS }),
+        new ModelClient({
+          baseUrl: config.MODEL_BASE_URL,
+          model: config.MODEL_NAME,
+          apiKey: config.MODEL_API_KEY,
+          timeoutMs: config.MODEL_TIMEOUT_MS,
+        }),
     },
-    { provide: AgentMetrics, inject: [ConsumerServiceDeps], useFactory: ({ metrics, dataSource }: ConsumerServiceDeps) => new AgentMetrics(metrics.registry, dataSource) },
+    {
+      provide: AgentMetrics,
+      inject: [ConsumerServiceDeps],
+      useFactory: ({ metrics, dataSource }: ConsumerServiceDeps) => new AgentMetrics(metrics.registry, dataSource),
+    },
   ],
 })
 export class AgentModule {}

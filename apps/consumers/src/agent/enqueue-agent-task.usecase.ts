@@ -13,7 +13,14 @@ import { needsTriage } from './order-triage.prompt';
 export class EnqueueAgentTaskUseCase {
   async execute(event: CloudEvent<OrderFieldsV1>, ctx: ConsumerContext): Promise<void> {
     if (!needsTriage(event)) return;
-    const outcome = await enqueueAgentTask(ctx.manager, { event, sourceTopic: ctx.topic, sourcePartition: ctx.partition, sourceOffset: ctx.offset, replayCount: ctx.replayCount });
-    if (outcome === 'reset') ctx.logger.info({ replayCount: ctx.replayCount }, 'replay: dead agent task reset to pending');
+    const outcome = await enqueueAgentTask(ctx.manager, {
+      event,
+      sourceTopic: ctx.topic,
+      sourcePartition: ctx.partition,
+      sourceOffset: ctx.offset,
+      replayCount: ctx.replayCount,
+    });
+    if (outcome === 'reset')
+      ctx.logger.info({ replayCount: ctx.replayCount }, 'replay: dead agent task reset to pending');
   }
 }

@@ -34,7 +34,9 @@ describe('model client against the fake model (real HTTP, OpenAI-compatible)', (
     model.configure({ nextLatenciesMs: [1_000] });
     const impatient = new ModelClient({ baseUrl: model.baseUrl, model: 'm', apiKey: 'test-key', timeoutMs: 100 });
     await expect(impatient.complete(messages)).rejects.toThrow(ModelUnavailableError);
-    await expect(new ModelClient({ baseUrl: model.baseUrl, model: 'm', apiKey: 'wrong', timeoutMs: 2_000 }).complete(messages)).rejects.toThrow(ModelRequestRejectedError);
+    await expect(
+      new ModelClient({ baseUrl: model.baseUrl, model: 'm', apiKey: 'wrong', timeoutMs: 2_000 }).complete(messages),
+    ).rejects.toThrow(ModelRequestRejectedError);
   });
 
   it('stops the call when its signal aborts (the lease was lost), and the server sees the client go', async () => {
@@ -45,6 +47,9 @@ describe('model client against the fake model (real HTTP, OpenAI-compatible)', (
     await waitFor(() => model.stats().inFlight === 1, { what: 'the call in flight' });
     controller.abort(new Error('lease lost'));
     await expect(call).rejects.toThrow('lease lost');
-    await waitFor(() => model.stats().abandoned > abandonedBefore, { what: 'the server to see the client go', timeoutMs: 2_000 });
+    await waitFor(() => model.stats().abandoned > abandonedBefore, {
+      what: 'the server to see the client go',
+      timeoutMs: 2_000,
+    });
   });
 });

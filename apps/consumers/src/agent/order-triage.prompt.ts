@@ -21,7 +21,10 @@ export function triagePrompt(event: CloudEvent<OrderFieldsV1>): ChatMessage[] {
   const items = order.lineItems.map((item) => `${item.quantity} × ${item.sku}`).join(', ');
   return [
     { role: 'system', content: SYSTEM },
-    { role: 'user', content: `Order ${order.orderId} (${items}; ${order.amount} ${order.currency} in minor units).\nNote: ${order.note ?? ''}` },
+    {
+      role: 'user',
+      content: `Order ${order.orderId} (${items}; ${order.amount} ${order.currency} in minor units).\nNote: ${order.note ?? ''}`,
+    },
   ];
 }
 

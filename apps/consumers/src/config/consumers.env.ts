@@ -1,13 +1,31 @@
 import { BaseEnv } from '@app/config';
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { Transform, Type } from 'class-transformer';
-import { ArrayNotEmpty, IsIn, IsInt, IsNotEmpty, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
+import {
+  ArrayNotEmpty,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { isLoopbackUrl } from './loopback-url';
 
 /** The consumer services' configuration; read from the environment once, in main.ts. */
 export class ConsumersEnv extends BaseEnv {
   /** Which consumer groups this process runs, e.g. `ledger,notifier`; all by default. */
-  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((group) => group.trim()).filter(Boolean) : value))
+  @Transform(({ value }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((group) => group.trim())
+          .filter(Boolean)
+      : value,
+  )
   @ArrayNotEmpty()
   @IsIn(CONSUMER_GROUPS, { each: true, message: `must list groups among ${CONSUMER_GROUPS.join(', ')}` })
   CONSUMER_GROUPS: string[] = [...CONSUMER_GROUPS];
@@ -78,7 +96,9 @@ export class ConsumersEnv extends BaseEnv {
   EMAIL_PROVIDER_URL = 'http://127.0.0.1:4010';
 
   /** Sent as `Authorization: Bearer …`. Required when the notifier runs against a provider on another host. */
-  @ValidateIf((env: ConsumersEnv) => env.CONSUMER_GROUPS?.includes('notifier') && !isLoopbackUrl(env.EMAIL_PROVIDER_URL))
+  @ValidateIf(
+    (env: ConsumersEnv) => env.CONSUMER_GROUPS?.includes('notifier') && !isLoopbackUrl(env.EMAIL_PROVIDER_URL),
+  )
   @IsString()
   @IsNotEmpty()
   EMAIL_PROVIDER_API_KEY?: string;

@@ -7,7 +7,11 @@ const base = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/hookrail' };
 describe('email provider and model configuration', () => {
   it('needs no API key for the development servers on this machine', () => {
     const config = loadConfig(ConsumersEnv, base);
-    expect(config).toMatchObject({ EMAIL_PROVIDER_URL: 'http://127.0.0.1:4010', MODEL_BASE_URL: 'http://127.0.0.1:4011/v1', AGENT_MAX_ATTEMPTS: 5 });
+    expect(config).toMatchObject({
+      EMAIL_PROVIDER_URL: 'http://127.0.0.1:4010',
+      MODEL_BASE_URL: 'http://127.0.0.1:4011/v1',
+      AGENT_MAX_ATTEMPTS: 5,
+    });
     expect(config.EMAIL_PROVIDER_API_KEY).toBeUndefined();
   });
 
@@ -15,16 +19,39 @@ describe('email provider and model configuration', () => {
     expect(() => loadConfig(ConsumersEnv, { ...base, EMAIL_PROVIDER_URL: 'https://mail.example.com' })).toThrow(
       'configuration error: EMAIL_PROVIDER_API_KEY is required but not set',
     );
-    expect(() => loadConfig(ConsumersEnv, { ...base, MODEL_BASE_URL: 'https://models.example.com/v1' })).toThrow('configuration error: MODEL_API_KEY is required but not set');
-    expect(() => loadConfig(ConsumersEnv, { ...base, CONSUMER_GROUPS: 'ledger,agent', EMAIL_PROVIDER_URL: 'https://mail.example.com' })).not.toThrow();
+    expect(() => loadConfig(ConsumersEnv, { ...base, MODEL_BASE_URL: 'https://models.example.com/v1' })).toThrow(
+      'configuration error: MODEL_API_KEY is required but not set',
+    );
+    expect(() =>
+      loadConfig(ConsumersEnv, {
+        ...base,
+        CONSUMER_GROUPS: 'ledger,agent',
+        EMAIL_PROVIDER_URL: 'https://mail.example.com',
+      }),
+    ).not.toThrow();
   });
 
   it('rejects a provider URL that is not http(s)', () => {
-    expect(() => loadConfig(ConsumersEnv, { ...base, EMAIL_PROVIDER_URL: 'smtp://mail.example.com:25', EMAIL_PROVIDER_API_KEY: 'key' })).toThrow(/EMAIL_PROVIDER_URL is invalid: must be an http\(s\) URL/);
+    expect(() =>
+      loadConfig(ConsumersEnv, {
+        ...base,
+        EMAIL_PROVIDER_URL: 'smtp://mail.example.com:25',
+        EMAIL_PROVIDER_API_KEY: 'key',
+      }),
+    ).toThrow(/EMAIL_PROVIDER_URL is invalid: must be an http\(s\) URL/);
   });
 
   it('knows loopback addresses', () => {
-    expect(['http://127.0.0.1:4010', 'http://localhost', 'http://[::1]:4011/v1'].map(isLoopbackUrl)).toEqual([true, true, true]);
-    expect(['https://mail.example.com', 'http://10.0.0.1', 'not a url', undefined].map(isLoopbackUrl)).toEqual([false, false, false, false]);
+    expect(['http://127.0.0.1:4010', 'http://localhost', 'http://[::1]:4011/v1'].map(isLoopbackUrl)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(['https://mail.example.com', 'http://10.0.0.1', 'not a url', undefined].map(isLoopbackUrl)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

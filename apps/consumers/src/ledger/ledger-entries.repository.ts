@@ -41,7 +41,10 @@ export interface LedgerBalance {
 }
 
 /** What each customer owes per currency (negative: owed to the customer); one customer when `customerId` is given. */
-export async function findLedgerBalances(manager: EntityManager | DataSource, customerId?: string): Promise<LedgerBalance[]> {
+export async function findLedgerBalances(
+  manager: EntityManager | DataSource,
+  customerId?: string,
+): Promise<LedgerBalance[]> {
   const rows: Array<{ customer_id: string; currency: string; balance: string; entries: string }> = await manager.query(
     `SELECT customer_id, currency, SUM(amount)::text AS balance, COUNT(*)::text AS entries
        FROM ledger_entries
@@ -50,5 +53,10 @@ export async function findLedgerBalances(manager: EntityManager | DataSource, cu
       ORDER BY customer_id, currency`,
     [customerId ?? null],
   );
-  return rows.map((row) => ({ customerId: row.customer_id, currency: row.currency, balance: row.balance, entries: Number(row.entries) }));
+  return rows.map((row) => ({
+    customerId: row.customer_id,
+    currency: row.currency,
+    balance: row.balance,
+    entries: Number(row.entries),
+  }));
 }

@@ -21,14 +21,31 @@ describe('ledger service (Nest transport on the consumer runtime, real Kafka and
   });
 
   it('writes one entry per order event, signed, in minor units, and one only for an event delivered three times', async () => {
-    const placed = orderEvent('ord-100', { data: { amount: 12_345, customer: { id: 'cus-ada', email: 'ada@example.com' } } });
-    const paid = orderEvent('ord-100', { type: SHOP_ORDER_PAID_V1, data: { amount: 12_345, customer: { id: 'cus-ada', email: 'ada@example.com' }, paymentId: 'pay_1', paidAt: new Date().toISOString() } });
-    const other = orderEvent('ord-200', { data: { amount: 500, currency: 'USD', customer: { id: 'cus-bob', email: 'bob@example.com' } } });
-    const cancelled = orderEvent('ord-100', { type: SHOP_ORDER_CANCELLED_V1, data: { amount: 12_345, customer: { id: 'cus-ada', email: 'ada@example.com' }, reason: 'changed mind' } });
+    const placed = orderEvent('ord-100', {
+      data: { amount: 12_345, customer: { id: 'cus-ada', email: 'ada@example.com' } },
+    });
+    const paid = orderEvent('ord-100', {
+      type: SHOP_ORDER_PAID_V1,
+      data: {
+        amount: 12_345,
+        customer: { id: 'cus-ada', email: 'ada@example.com' },
+        paymentId: 'pay_1',
+        paidAt: new Date().toISOString(),
+      },
+    });
+    const other = orderEvent('ord-200', {
+      data: { amount: 500, currency: 'USD', customer: { id: 'cus-bob', email: 'bob@example.com' } },
+    });
+    const cancelled = orderEvent('ord-100', {
+      type: SHOP_ORDER_CANCELLED_V1,
+      data: { amount: 12_345, customer: { id: 'cus-ada', email: 'ada@example.com' }, reason: 'changed mind' },
+    });
     await produce(bed.kafka, bed.topic, [placed, placed, paid, other, placed, cancelled]);
 
     await waitFor(async () => (await bed.committed()) === 6, { what: 'six offsets committed' });
-    const entries: Array<{ event_id: string; kind: string; amount: string }> = await bed.dataSource.query(`SELECT event_id, kind, amount FROM ledger_entries WHERE order_id = 'ord-100' ORDER BY id`);
+    const entries: Array<{ event_id: string; kind: string; amount: string }> = await bed.dataSource.query(
+      `SELECT event_id, kind, amount FROM ledger_entries WHERE order_id = 'ord-100' ORDER BY id`,
+    );
     expect(entries).toEqual([
       { event_id: placed.id, kind: 'receivable', amount: '12345' },
       { event_id: paid.id, kind: 'payment', amount: '-12345' },
@@ -38,7 +55,11 @@ describe('ledger service (Nest transport on the consumer runtime, real Kafka and
       { customerId: 'cus-ada', currency: 'EUR', balance: '-12345', entries: 3 },
       { customerId: 'cus-bob', currency: 'USD', balance: '500', entries: 1 },
     ]);
-    expect(await findLedgerBalances(bed.dataSource, 'cus-bob')).toEqual([{ customerId: 'cus-bob', currency: 'USD', balance: '500', entries: 1 }]);
-    expect(await findGroupStatuses(bed.dataSource, placed.id)).toEqual([expect.objectContaining({ group: 'ledger', status: 'processed', attempts: 1 })]);
+    expect(await findLedgerBalances(bed.dataSource, 'cus-bob')).toEqual([
+      { customerId: 'cus-bob', currency: 'USD', balance: '500', entries: 1 },
+    ]);
+    expect(await findGroupStatuses(bed.dataSource, placed.id)).toEqual([
+      expect.objectContaining({ group: 'ledger', status: 'processed', attempts: 1 }),
+    ]);
   });
 });

@@ -1,7 +1,12 @@
 import { classifyError } from '@app/consumer-runtime';
 import { waitFor } from '@app/testing';
 import { DevEmailProvider } from './dev-provider/email-provider.server';
-import { EmailProviderClient, EmailProviderUnavailableError, EmailRejectedError, OutgoingEmail } from './email-provider.client';
+import {
+  EmailProviderClient,
+  EmailProviderUnavailableError,
+  EmailRejectedError,
+  OutgoingEmail,
+} from './email-provider.client';
 
 describe('email provider client against the development provider (real HTTP)', () => {
   let provider: DevEmailProvider;

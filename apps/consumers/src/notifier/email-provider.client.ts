@@ -49,11 +49,13 @@ export class EmailProviderClient {
     const body = await response.text();
     if (response.ok) {
       const id = parseId(body);
-      if (!id) throw new EmailProviderUnavailableError(`email provider answered ${response.status} without a message id`);
+      if (!id)
+        throw new EmailProviderUnavailableError(`email provider answered ${response.status} without a message id`);
       return id;
     }
     const detail = `email provider answered ${response.status}: ${body.slice(0, 300)}`;
-    if (response.status >= 500 || RETRYABLE_STATUSES.has(response.status)) throw new EmailProviderUnavailableError(detail);
+    if (response.status >= 500 || RETRYABLE_STATUSES.has(response.status))
+      throw new EmailProviderUnavailableError(detail);
     throw new EmailRejectedError(detail);
   }
 }

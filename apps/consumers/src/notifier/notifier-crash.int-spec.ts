@@ -1,6 +1,10 @@
 import { TestProcesses, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
-import { committedOffsets, orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
+import {
+  committedOffsets,
+  orderEvent,
+  produce,
+} from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { DevEmailProvider } from './dev-provider/email-provider.server';
 
@@ -30,14 +34,20 @@ describe('notifier process killed after the provider call, before `sent` is reco
     await produce(bed.kafka, bed.topic, [event]);
 
     expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    const row = () => bed.dataSource.query(`SELECT status, attempts, provider_message_id FROM notifications WHERE event_id = $1`, [event.id]).then((rows) => rows[0]);
+    const row = () =>
+      bed.dataSource
+        .query(`SELECT status, attempts, provider_message_id FROM notifications WHERE event_id = $1`, [event.id])
+        .then((rows) => rows[0]);
     expect(provider.stats()).toMatchObject({ sent: 1, requests: 1 });
     expect(await row()).toEqual({ status: 'sending', attempts: 1, provider_message_id: null });
     expect(await committedOffsets(bed.kafka, `${bed.namespace}notifier`, bed.topic)).toEqual([-1]);
 
     const survivor = startConsumersProcess(env);
     try {
-      await waitFor(async () => (await committedOffsets(bed.kafka, `${bed.namespace}notifier`, bed.topic))[0] === 1, { what: 'the redelivered offset committed', timeoutMs: 40_000 });
+      await waitFor(async () => (await committedOffsets(bed.kafka, `${bed.namespace}notifier`, bed.topic))[0] === 1, {
+        what: 'the redelivered offset committed',
+        timeoutMs: 40_000,
+      });
       expect(provider.stats()).toMatchObject({ sent: 1, requests: 2, replayed: 1, keys: { [event.id]: 2 } });
       expect(await row()).toEqual({ status: 'sent', attempts: 2, provider_message_id: provider.emails[0].id });
       await survivor.waitForLog('consumers started');

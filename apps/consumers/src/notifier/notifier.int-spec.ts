@@ -25,15 +25,26 @@ describe('notifier (real Kafka, Postgres and HTTP provider)', () => {
   });
 
   const notification = async (eventId: string) =>
-    (await bed.dataSource.query(`SELECT status, attempts, provider_message_id, recipient, subject FROM notifications WHERE event_id = $1`, [eventId]))[0];
+    (
+      await bed.dataSource.query(
+        `SELECT status, attempts, provider_message_id, recipient, subject FROM notifications WHERE event_id = $1`,
+        [eventId],
+      )
+    )[0];
 
   it('sends one email for an event delivered three times', async () => {
-    const placed = orderEvent('ord-n1', { data: { customer: { id: 'cus-ada', email: 'ada@example.com', name: 'Ada' } } });
+    const placed = orderEvent('ord-n1', {
+      data: { customer: { id: 'cus-ada', email: 'ada@example.com', name: 'Ada' } },
+    });
     await produce(bed.kafka, bed.topic, [placed, placed, placed]);
 
     await waitFor(async () => (await bed.committed()) === 3, { what: 'three offsets committed' });
     expect(provider.stats()).toMatchObject({ sent: 1, requests: 1, keys: { [placed.id]: 1 } });
-    expect(provider.emails[0]).toMatchObject({ idempotencyKey: placed.id, to: 'ada@example.com', subject: 'We received your order ord-n1' });
+    expect(provider.emails[0]).toMatchObject({
+      idempotencyKey: placed.id,
+      to: 'ada@example.com',
+      subject: 'We received your order ord-n1',
+    });
     expect(await notification(placed.id)).toEqual({
       status: 'sent',
       attempts: 1,
@@ -45,12 +56,19 @@ describe('notifier (real Kafka, Postgres and HTTP provider)', () => {
 
   it('retries a failing provider with the same idempotency key and sends once', async () => {
     provider.configure({ failNext: 2, failStatus: 503 });
-    const paid = orderEvent('ord-n2', { type: SHOP_ORDER_PAID_V1, data: { paymentId: 'pay_1', paidAt: new Date().toISOString() } });
+    const paid = orderEvent('ord-n2', {
+      type: SHOP_ORDER_PAID_V1,
+      data: { paymentId: 'pay_1', paidAt: new Date().toISOString() },
+    });
     const before = provider.stats().sent;
     await produce(bed.kafka, bed.topic, [paid]);
 
     await waitFor(async () => (await notification(paid.id))?.status === 'sent', { what: 'the email sent' });
-    expect(provider.stats()).toMatchObject({ sent: before + 1, failed: 2, keys: expect.objectContaining({ [paid.id]: 3 }) });
+    expect(provider.stats()).toMatchObject({
+      sent: before + 1,
+      failed: 2,
+      keys: expect.objectContaining({ [paid.id]: 3 }),
+    });
     expect(await notification(paid.id)).toMatchObject({ status: 'sent', attempts: 3 });
   });
 });

@@ -15,9 +15,17 @@ import { SendOrderEmailUseCase } from './send-order-email.usecase';
       provide: EmailProviderClient,
       inject: [ConsumerServiceDeps],
       useFactory: ({ config }: ConsumerServiceDeps) =>
-        new EmailProviderClient({ baseUrl: config.EMAIL_PROVIDER_URL, apiKey: config.EMAIL_PROVIDER_API_KEY, timeoutMs: config.EMAIL_PROVIDER_TIMEOUT_MS }),
+        new EmailProviderClient({
+          baseUrl: config.EMAIL_PROVIDER_URL,
+          apiKey: config.EMAIL_PROVIDER_API_KEY,
+          timeoutMs: config.EMAIL_PROVIDER_TIMEOUT_MS,
+        }),
     },
-    { provide: NotifierMetrics, inject: [ConsumerServiceDeps], useFactory: ({ metrics }: ConsumerServiceDeps) => new NotifierMetrics(metrics.registry) },
+    {
+      provide: NotifierMetrics,
+      inject: [ConsumerServiceDeps],
+      useFactory: ({ metrics }: ConsumerServiceDeps) => new NotifierMetrics(metrics.registry),
+    },
   ],
 })
 export class NotifierModule {}

@@ -4,7 +4,9 @@ import { composeOrderEmail, formatAmount } from './order-email';
 
 describe('order email', () => {
   it('addresses the customer with a subject per event type and the order in the text', () => {
-    const placed = orderEvent('ord-7', { data: { customer: { id: 'c', email: 'ada@example.com', name: 'Ada' } } }) as CloudEvent<OrderFieldsV1>;
+    const placed = orderEvent('ord-7', {
+      data: { customer: { id: 'c', email: 'ada@example.com', name: 'Ada' } },
+    }) as CloudEvent<OrderFieldsV1>;
     expect(composeOrderEmail(placed, 'shop@example.com')).toEqual({
       from: 'shop@example.com',
       to: 'ada@example.com',

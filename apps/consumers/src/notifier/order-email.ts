@@ -1,4 +1,10 @@
-import { CloudEvent, OrderFieldsV1, SHOP_ORDER_CANCELLED_V1, SHOP_ORDER_PAID_V1, SHOP_ORDER_PLACED_V1 } from '@app/contracts';
+import {
+  CloudEvent,
+  OrderFieldsV1,
+  SHOP_ORDER_CANCELLED_V1,
+  SHOP_ORDER_PAID_V1,
+  SHOP_ORDER_PLACED_V1,
+} from '@app/contracts';
 import { OutgoingEmail } from './email-provider.client';
 
 const SUBJECTS: Record<string, (orderId: string) => string> = {

@@ -30,9 +30,15 @@ export class SendOrderEmailUseCase {
   async execute(event: CloudEvent<OrderFieldsV1>): Promise<void> {
     const { dataSource, config } = this.deps;
     const email = composeOrderEmail(event, config.EMAIL_FROM);
-    const call = await recordNotificationIntent(dataSource, { eventId: event.id, orderId: event.data.orderId, recipient: email.to, subject: email.subject });
+    const call = await recordNotificationIntent(dataSource, {
+      eventId: event.id,
+      orderId: event.data.orderId,
+      recipient: email.to,
+      subject: email.subject,
+    });
     if (call === null) return;
-    if (call > 1) this.logger.info({ eventId: event.id, call }, 'calling the email provider again with the same idempotency key');
+    if (call > 1)
+      this.logger.info({ eventId: event.id, call }, 'calling the email provider again with the same idempotency key');
 
     const stop = this.metrics.providerSeconds.startTimer();
     let messageId: string;
@@ -53,7 +59,10 @@ export class SendOrderEmailUseCase {
   private crashHereIfAsked(eventId: string): void {
     const killAfter = this.deps.config.HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS;
     if (killAfter <= 0 || ++this.providerCalls < killAfter) return;
-    this.logger.warn({ eventId, calls: this.providerCalls }, 'fault injection: killing the process after the provider call, before recording sent');
+    this.logger.warn(
+      { eventId, calls: this.providerCalls },
+      'fault injection: killing the process after the provider call, before recording sent',
+    );
     process.kill(process.pid, 'SIGKILL');
   }
 }

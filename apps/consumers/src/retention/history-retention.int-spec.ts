@@ -23,7 +23,10 @@ describe('history retention', () => {
     );
   }
 
-  const eventIds = async (table: string): Promise<string[]> => (await db.dataSource.query(`SELECT event_id FROM ${table} ORDER BY event_id`)).map((row: { event_id: string }) => row.event_id);
+  const eventIds = async (table: string): Promise<string[]> =>
+    (await db.dataSource.query(`SELECT event_id FROM ${table} ORDER BY event_id`)).map(
+      (row: { event_id: string }) => row.event_id,
+    );
 
   it('deletes finished rows past the window in batches, keeps recent and unfinished ones, and a concurrent run skips', async () => {
     for (const n of [1, 2, 3]) await notification(`old-sent-${n}`, 'sent', 40);
@@ -37,13 +40,24 @@ describe('history retention', () => {
     await task('recent-done', 'done', 1);
 
     // A replay is about to reset a dead task: holding its row lock keeps the first run inside its delete.
-    const replay = await lockRows(db.database.url, `SELECT id FROM agent_tasks WHERE event_id = 'old-dead-replayed' FOR UPDATE`);
+    const replay = await lockRows(
+      db.database.url,
+      `SELECT id FROM agent_tasks WHERE event_id = 'old-dead-replayed' FOR UPDATE`,
+    );
 
     const settings = { retentionSeconds: 30 * 86_400, batchSize: 2 };
     const first = pruneHistory(db.dataSource, settings);
-    await waitFor(async () => (await db.dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length === 1, {
-      what: 'the first run to wait for the locked task',
-    });
+    await waitFor(
+      async () =>
+        (
+          await db.dataSource.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).length === 1,
+      {
+        what: 'the first run to wait for the locked task',
+      },
+    );
     expect(await pruneHistory(db.dataSource, settings)).toEqual({ ran: false, reason: 'locked' });
 
     await replay.client.query(`UPDATE agent_tasks SET state = 'pending' WHERE event_id = 'old-dead-replayed'`);
@@ -51,7 +65,14 @@ describe('history retention', () => {
     expect(await first).toEqual({ ran: true, affected: 7, deleted: { notifications: 3, agent_tasks: 4 } });
 
     expect(await eventIds('notifications')).toEqual(['old-sending', 'recent-sent']);
-    expect(await eventIds('agent_tasks')).toEqual(['old-claimed', 'old-dead-not-dead-lettered', 'old-dead-replayed', 'old-failed', 'old-pending', 'recent-done']);
+    expect(await eventIds('agent_tasks')).toEqual([
+      'old-claimed',
+      'old-dead-not-dead-lettered',
+      'old-dead-replayed',
+      'old-failed',
+      'old-pending',
+      'recent-done',
+    ]);
     const heartbeat = await new JobHeartbeatRepository(db.dataSource.manager).find(HISTORY_RETENTION_JOB);
     expect(heartbeat).toMatchObject({ lastAffected: '7', lastError: null });
   });

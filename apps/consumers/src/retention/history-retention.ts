@@ -24,7 +24,10 @@ export interface HistoryPruned {
  * (`sending`, `pending`, `claimed`, `failed`) are never deleted. One run at a time across all processes (advisory
  * lock), a heartbeat per run.
  */
-export function pruneHistory(dataSource: DataSource, settings: HistoryRetentionSettings): Promise<JobResult<HistoryPruned>> {
+export function pruneHistory(
+  dataSource: DataSource,
+  settings: HistoryRetentionSettings,
+): Promise<JobResult<HistoryPruned>> {
   const batchSize = settings.batchSize ?? 5_000;
   return runExclusiveJob(dataSource, HISTORY_RETENTION_JOB, async (manager) => {
     const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);

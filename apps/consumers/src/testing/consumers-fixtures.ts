@@ -64,7 +64,10 @@ export class ConsumersTestBed {
 
   /** The group's committed offsets on the orders topic, summed over its partitions (nothing committed counts 0). */
   async committed(): Promise<number> {
-    return (await committedOffsets(this.kafka, `${this.namespace}${this.group}`, this.topic)).reduce((sum, offset) => sum + Math.max(offset, 0), 0);
+    return (await committedOffsets(this.kafka, `${this.namespace}${this.group}`, this.topic)).reduce(
+      (sum, offset) => sum + Math.max(offset, 0),
+      0,
+    );
   }
 
   async stop(): Promise<void> {

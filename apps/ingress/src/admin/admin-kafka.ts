@@ -21,7 +21,14 @@ export class AdminKafka implements OnApplicationShutdown {
   }
 
   producer(): Promise<Producer> {
-    this.producerConnection ??= this.connect(this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner }), () => (this.producerConnection = undefined));
+    this.producerConnection ??= this.connect(
+      this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      }),
+      () => (this.producerConnection = undefined),
+    );
     return this.producerConnection;
   }
 
@@ -41,7 +48,9 @@ export class AdminKafka implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const clients = await Promise.allSettled([this.producerConnection, this.adminConnection].filter(Boolean) as Array<Promise<Producer | Admin>>);
+    const clients = await Promise.allSettled(
+      [this.producerConnection, this.adminConnection].filter(Boolean) as Array<Promise<Producer | Admin>>,
+    );
     await Promise.allSettled(clients.map((client) => client.status === 'fulfilled' && client.value.disconnect()));
   }
 }

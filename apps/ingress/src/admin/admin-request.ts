@@ -7,7 +7,8 @@ const OPERATOR = /^[\w.@ -]{1,100}$/;
 export function actorOf(request: FastifyRequest): string {
   const name = request.headers['x-hookrail-operator'];
   if (name === undefined || name === '') return 'admin';
-  if (typeof name !== 'string' || !OPERATOR.test(name)) throw malformed('X-Hookrail-Operator must be 1 to 100 letters, digits, spaces or ._@-');
+  if (typeof name !== 'string' || !OPERATOR.test(name))
+    throw malformed('X-Hookrail-Operator must be 1 to 100 letters, digits, spaces or ._@-');
   return `admin:${name}`;
 }
 
@@ -21,6 +22,7 @@ export function jsonBody(request: FastifyRequest): Record<string, unknown> {
   } catch {
     throw malformed('the body is not valid JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw malformed('the body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw malformed('the body must be a JSON object');
   return body as Record<string, unknown>;
 }

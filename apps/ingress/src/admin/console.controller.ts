@@ -10,7 +10,10 @@ export class ConsoleController {
   @Get()
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('cache-control', 'no-store')
-  @Header('content-security-policy', "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'")
+  @Header(
+    'content-security-policy',
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'",
+  )
   page(): string {
     return CONSOLE_PAGE;
   }

@@ -43,12 +43,20 @@ export class DeadLettersAdminController {
   @Post(':id/replay')
   @HttpCode(200)
   replayOne(@Param('id') id: string, @Req() request: FastifyRequest) {
-    return this.changeDeadLetters.execute({ action: 'replay', actor: actorOf(request), body: { ...jsonBody(request), ids: [id] } });
+    return this.changeDeadLetters.execute({
+      action: 'replay',
+      actor: actorOf(request),
+      body: { ...jsonBody(request), ids: [id] },
+    });
   }
 
   @Post(':id/purge')
   @HttpCode(200)
   purgeOne(@Param('id') id: string, @Req() request: FastifyRequest) {
-    return this.changeDeadLetters.execute({ action: 'purge', actor: actorOf(request), body: { ...jsonBody(request), ids: [id] } });
+    return this.changeDeadLetters.execute({
+      action: 'purge',
+      actor: actorOf(request),
+      body: { ...jsonBody(request), ids: [id] },
+    });
   }
 }

@@ -59,13 +59,19 @@ export class BackpressureService implements OnApplicationBootstrap, OnApplicatio
 
   async sample(): Promise<void> {
     try {
-      const backlog = await this.repository.countUnpublished(await this.database.connection(), this.settings.maxBacklog);
+      const backlog = await this.repository.countUnpublished(
+        await this.database.connection(),
+        this.settings.maxBacklog,
+      );
       const wasOver = this.backlog >= this.settings.maxBacklog;
       this.backlog = backlog;
       this.metrics.backlog(backlog);
       const isOver = backlog >= this.settings.maxBacklog;
       if (isOver !== wasOver) {
-        this.logger.warn({ backlog, limit: this.settings.maxBacklog }, isOver ? 'outbox backlog over the limit: answering 429' : 'outbox backlog back under the limit');
+        this.logger.warn(
+          { backlog, limit: this.settings.maxBacklog },
+          isOver ? 'outbox backlog over the limit: answering 429' : 'outbox backlog back under the limit',
+        );
       }
     } catch {
       // Database unreachable: requests already get 503 from the write itself; keep the last sample.

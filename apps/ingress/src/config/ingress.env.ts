@@ -25,7 +25,14 @@ export class IngressEnv extends BaseEnv {
   KAFKA_NAMESPACE = '';
 
   /** Bearer tokens of internal CloudEvents producers (POST /events), comma-separated; none disables the endpoint. */
-  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((token) => token.trim()).filter(Boolean) : value))
+  @Transform(({ value }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((token) => token.trim())
+          .filter(Boolean)
+      : value,
+  )
   @IsArray()
   @MinLength(16, { each: true, message: 'each token must be at least 16 characters' })
   PRODUCER_TOKENS: string[] = [];

@@ -12,7 +12,8 @@ export function parseJsonObject(rawBody: Buffer, what = 'body'): Record<string, 
   } catch (error) {
     throw malformed(`the ${what} is not valid JSON: ${(error as Error).message}`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw malformed(`the ${what} must be a JSON object`);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw malformed(`the ${what} must be a JSON object`);
   return parsed as Record<string, unknown>;
 }
 
@@ -23,7 +24,8 @@ export function checkIdentifier(name: string, value: string | undefined): string
 }
 
 export function checkType(type: unknown, where: string): string {
-  if (typeof type !== 'string' || !TYPE_PATTERN.test(type)) throw malformed(`the event type (${where}) is missing or not a valid type name`);
+  if (typeof type !== 'string' || !TYPE_PATTERN.test(type))
+    throw malformed(`the event type (${where}) is missing or not a valid type name`);
   return type;
 }
 

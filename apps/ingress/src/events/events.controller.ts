@@ -27,7 +27,11 @@ export class EventsController {
       headers: request.headers,
       rawBody: (request.body as Buffer | undefined) ?? Buffer.alloc(0),
     });
-    annotateRequest(request, { source: result.source, eventId: result.id, outcome: result.duplicate ? 'duplicate' : 'accepted' });
+    annotateRequest(request, {
+      source: result.source,
+      eventId: result.id,
+      outcome: result.duplicate ? 'duplicate' : 'accepted',
+    });
     this.metrics.recorded('cloudevents', result.duplicate);
     if (result.duplicate) reply.status(200);
     return acceptedBody(result);
@@ -40,12 +44,22 @@ export class EventsController {
 
   /** Server-Sent Events; resumable: a reconnect with Last-Event-ID gets only newer states. */
   @Get(':id/stream')
-  async stream(@Param('id') id: string, @Headers('last-event-id') lastEventId: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  async stream(
+    @Param('id') id: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
     await this.streamEventStatus.first(id); // 400 / 404 as JSON before the stream opens
     const closed = new AbortController();
     request.raw.once('close', () => closed.abort());
     reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     reply.raw.write(`retry: 2000\n\n`);
     for await (const frame of this.streamEventStatus.frames(id, lastEventId, STREAM_POLL_MS, closed.signal)) {
       reply.raw.write(`id: ${frame.id}\nevent: status\ndata: ${JSON.stringify(frame.status)}\n\n`);

@@ -44,7 +44,15 @@ export class InboundEventRepository {
        )
        SELECT event_id FROM queued`,
       [
-        ...[event.id, event.source, event.senderEventId, event.type, event.aggregateId, event.payloadHash, JSON.stringify(event.payload)],
+        ...[
+          event.id,
+          event.source,
+          event.senderEventId,
+          event.type,
+          event.aggregateId,
+          event.payloadHash,
+          JSON.stringify(event.payload),
+        ],
         ...[outbox.lane, outbox.topic, outbox.key, outbox.value, outbox.headers],
       ],
     );
@@ -52,7 +60,11 @@ export class InboundEventRepository {
   }
 
   /** The committed winner of a conflict: its id and payload hash. */
-  async findBySenderEventId(manager: EntityManager | DataSource, source: string, senderEventId: string): Promise<{ id: string; payloadHash: string } | undefined> {
+  async findBySenderEventId(
+    manager: EntityManager | DataSource,
+    source: string,
+    senderEventId: string,
+  ): Promise<{ id: string; payloadHash: string } | undefined> {
     const rows: Array<{ id: string; payload_hash: string }> = await manager.query(
       `SELECT id, payload_hash FROM inbound_events WHERE source = $1 AND sender_event_id = $2`,
       [source, senderEventId],
@@ -75,11 +87,17 @@ export class InboundEventRepository {
   }
 
   async findById(manager: EntityManager, id: string): Promise<InboundEventRow | undefined> {
-    const rows: Array<{ id: string; source: string; type: string; aggregate_id: string; received_at: Date }> = await manager.query(
-      `SELECT id, source, type, aggregate_id, received_at FROM inbound_events WHERE id = $1`,
-      [id],
-    );
+    const rows: Array<{ id: string; source: string; type: string; aggregate_id: string; received_at: Date }> =
+      await manager.query(`SELECT id, source, type, aggregate_id, received_at FROM inbound_events WHERE id = $1`, [id]);
     const row = rows[0];
-    return row && { id: row.id, source: row.source, type: row.type, aggregateId: row.aggregate_id, receivedAt: row.received_at };
+    return (
+      row && {
+        id: row.id,
+        source: row.source,
+        type: row.type,
+        aggregateId: row.aggregate_id,
+        receivedAt: row.received_at,
+      }
+    );
   }
 }

@@ -2,7 +2,8 @@
 export function readPath(value: unknown, path: string): unknown {
   let current = value;
   for (const step of path.split('.')) {
-    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, step)) return undefined;
+    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, step))
+      return undefined;
     current = (current as Record<string, unknown>)[step];
   }
   return current;

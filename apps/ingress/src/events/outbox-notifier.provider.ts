@@ -11,6 +11,10 @@ export const outboxNotifierProvider: FactoryProvider<OutboxNotifier> = {
   useFactory: (database: Database, logger: Logger) =>
     new OutboxNotifier(
       async () => notifyOutbox(await database.connection()),
-      (error) => logger.warn({ err: errorMessage(error) }, 'outbox notification failed; the relays pick the rows up at their next poll'),
+      (error) =>
+        logger.warn(
+          { err: errorMessage(error) },
+          'outbox notification failed; the relays pick the rows up at their next poll',
+        ),
     ),
 };

@@ -19,7 +19,13 @@ export class HealthController {
       await (await this.database.connection()).query('SELECT 1');
       return { status: 'ready' };
     } catch (error) {
-      throw new Problem(503, 'not_ready', `database unreachable: ${(error as Error).message}`, {}, { 'retry-after': '5' });
+      throw new Problem(
+        503,
+        'not_ready',
+        `database unreachable: ${(error as Error).message}`,
+        {},
+        { 'retry-after': '5' },
+      );
     }
   }
 }

@@ -36,21 +36,34 @@ export class ProblemFilter implements ExceptionFilter {
   private toProblem(exception: unknown, request: FastifyRequest): Problem {
     if (exception instanceof Problem) return exception;
     if (exception instanceof DatabaseUnavailableError || isDatabaseUnavailable(exception)) {
-      this.logger.warn({ err: (exception as Error).message, route: request.routeOptions.url }, 'database unavailable; answering 503');
-      return new Problem(503, 'database_unavailable', 'the event store is unavailable; nothing was recorded, retry later', {}, {
-        'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
-      });
+      this.logger.warn(
+        { err: (exception as Error).message, route: request.routeOptions.url },
+        'database unavailable; answering 503',
+      );
+      return new Problem(
+        503,
+        'database_unavailable',
+        'the event store is unavailable; nothing was recorded, retry later',
+        {},
+        {
+          'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+        },
+      );
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status === 404) return new Problem(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`);
+      if (status === 404)
+        return new Problem(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`);
       return fromFastify(status, undefined, exception.message);
     }
     const fastifyError = exception as { statusCode?: number; code?: string; message?: string };
     if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
       return fromFastify(fastifyError.statusCode, fastifyError.code, fastifyError.message ?? 'bad request');
     }
-    this.logger.error({ err: exception instanceof Error ? exception.stack : String(exception), route: request.routeOptions.url }, 'unexpected error');
+    this.logger.error(
+      { err: exception instanceof Error ? exception.stack : String(exception), route: request.routeOptions.url },
+      'unexpected error',
+    );
     return new Problem(500, 'internal_error', 'an unexpected error occurred; nothing was recorded');
   }
 }

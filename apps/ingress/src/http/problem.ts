@@ -14,7 +14,8 @@ export class Problem extends Error {
   }
 }
 
-export const unknownSource = (name: string) => new Problem(404, 'unknown_source', `no webhook source is configured under the name "${name}"`);
+export const unknownSource = (name: string) =>
+  new Problem(404, 'unknown_source', `no webhook source is configured under the name "${name}"`);
 export const unauthorized = (message: string) => new Problem(401, 'unauthorized', message);
 export const badSignature = (message: string) => new Problem(401, 'invalid_signature', message);
 export const unsupportedMediaType = (got: string | undefined, expected: string) =>

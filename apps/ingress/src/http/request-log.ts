@@ -29,6 +29,11 @@ export function logRequest(logger: Logger, request: FastifyRequest, reply: Fasti
     ...fields,
   };
   if (reply.statusCode >= 500) logger.error(line, 'request failed');
-  else if (request.url.startsWith('/metrics') || request.url.startsWith('/healthz') || request.url.startsWith('/readyz')) logger.debug(line, 'request');
+  else if (
+    request.url.startsWith('/metrics') ||
+    request.url.startsWith('/healthz') ||
+    request.url.startsWith('/readyz')
+  )
+    logger.debug(line, 'request');
   else logger.info(line, 'request');
 }

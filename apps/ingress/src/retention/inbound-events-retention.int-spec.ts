@@ -16,17 +16,26 @@ describe('inbound events retention', () => {
     );
   }
 
-  const senderIds = async (): Promise<string[]> => (await db.dataSource.query(`SELECT sender_event_id FROM inbound_events ORDER BY 1`)).map((row: { sender_event_id: string }) => row.sender_event_id);
+  const senderIds = async (): Promise<string[]> =>
+    (await db.dataSource.query(`SELECT sender_event_id FROM inbound_events ORDER BY 1`)).map(
+      (row: { sender_event_id: string }) => row.sender_event_id,
+    );
 
   it('deletes events past the window in batches, keeps recent ones and the outbox, and a concurrent run skips', async () => {
     await seed('old', 25, 31);
     await seed('recent', 3, 29);
     // An old event whose outbox row is still there (parked): nothing references inbound_events, so both deletes go on.
     const [old] = await db.dataSource.query(`SELECT id FROM inbound_events WHERE sender_event_id = 'old-1'`);
-    await db.dataSource.query(`INSERT INTO outbox (lane, event_id, topic, key, value, headers, failed_at) VALUES (0, $1, 't', 'k', '{}', '{}', now())`, [old.id]);
+    await db.dataSource.query(
+      `INSERT INTO outbox (lane, event_id, topic, key, value, headers, failed_at) VALUES (0, $1, 't', 'k', '{}', '{}', now())`,
+      [old.id],
+    );
 
     // Hold a row lock on one expired row, so that the first run is still deleting when the second one starts.
-    const blocker = await lockRows(db.database.url, `SELECT id FROM inbound_events WHERE sender_event_id = 'old-25' FOR UPDATE`);
+    const blocker = await lockRows(
+      db.database.url,
+      `SELECT id FROM inbound_events WHERE sender_event_id = 'old-25' FOR UPDATE`,
+    );
 
     const settings = { retentionSeconds: 30 * 86_400, batchSize: 10 };
     const first = pruneInboundEvents(db.dataSource, settings);

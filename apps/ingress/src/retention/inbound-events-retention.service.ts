@@ -11,12 +11,16 @@ import { INBOUND_EVENTS_RETENTION_JOB, pruneInboundEvents } from './inbound-even
 export class InboundEventsRetentionService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly schedule: JobSchedule;
 
-  constructor(
-    config: IngressEnv,
-    database: Database,
-    @Inject(LOGGER) logger: Logger,
-  ) {
-    this.schedule = scheduleJob(INBOUND_EVENTS_RETENTION_JOB, config.INBOUND_EVENTS_RETENTION_INTERVAL_MS, async () => pruneInboundEvents(await database.connection(), { retentionSeconds: config.INBOUND_EVENTS_RETENTION_DAYS * 86_400 }), logger);
+  constructor(config: IngressEnv, database: Database, @Inject(LOGGER) logger: Logger) {
+    this.schedule = scheduleJob(
+      INBOUND_EVENTS_RETENTION_JOB,
+      config.INBOUND_EVENTS_RETENTION_INTERVAL_MS,
+      async () =>
+        pruneInboundEvents(await database.connection(), {
+          retentionSeconds: config.INBOUND_EVENTS_RETENTION_DAYS * 86_400,
+        }),
+      logger,
+    );
   }
 
   onApplicationBootstrap(): void {

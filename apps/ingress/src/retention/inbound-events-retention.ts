@@ -17,11 +17,16 @@ export interface InboundEventsRetentionSettings {
  * dedupe window: a retry of a deleted event is accepted again, and `GET /events/:id` answers 404 for it. Nothing
  * references the table by foreign key; the event's outbox row is pruned by the relay far sooner.
  */
-export function pruneInboundEvents(dataSource: DataSource, settings: InboundEventsRetentionSettings): Promise<JobResult> {
+export function pruneInboundEvents(
+  dataSource: DataSource,
+  settings: InboundEventsRetentionSettings,
+): Promise<JobResult> {
   const batchSize = settings.batchSize ?? 5_000;
   return runExclusiveJob(dataSource, INBOUND_EVENTS_RETENTION_JOB, async (manager) => {
     const inboundEvents = new InboundEventRepository();
     const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
-    return { affected: await deleteInBatches(batchSize, (limit) => inboundEvents.deleteReceivedBefore(manager, cutoff, limit)) };
+    return {
+      affected: await deleteInBatches(batchSize, (limit) => inboundEvents.deleteReceivedBefore(manager, cutoff, limit)),
+    };
   });
 }

@@ -17,7 +17,9 @@ export class SourceRegistry {
       try {
         this.byName.set(source.name, { source, scheme: schemeFor(source) });
       } catch (error) {
-        throw new ConfigError(`configuration error: HOOKRAIL_SOURCES: source ${source.name}: a secret is not valid for ${source.scheme} (${(error as Error).message})`);
+        throw new ConfigError(
+          `configuration error: HOOKRAIL_SOURCES: source ${source.name}: a secret is not valid for ${source.scheme} (${(error as Error).message})`,
+        );
       }
     }
   }

@@ -1,4 +1,16 @@
-import { ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 
 export const SCHEMES = ['standard-webhooks', 'stripe', 'github'] as const;
 export type Scheme = (typeof SCHEMES)[number];

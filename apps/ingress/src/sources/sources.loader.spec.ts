@@ -9,7 +9,13 @@ function file(content: unknown): string {
   writeFileSync(target, typeof content === 'string' ? content : JSON.stringify(content));
   return target;
 }
-const shop = { name: 'shop', scheme: 'standard-webhooks', secrets: ['env:SHOP_SECRET', 'whsec_b2xk'], topic: 'shop.orders', aggregateIdPath: 'data.orderId' };
+const shop = {
+  name: 'shop',
+  scheme: 'standard-webhooks',
+  secrets: ['env:SHOP_SECRET', 'whsec_b2xk'],
+  topic: 'shop.orders',
+  aggregateIdPath: 'data.orderId',
+};
 
 describe('loadSources', () => {
   it('resolves env: secrets and applies per-scheme defaults', () => {
@@ -30,13 +36,25 @@ describe('loadSources', () => {
     ['a missing file', path.join(dir, 'absent.json'), /HOOKRAIL_SOURCES file .* cannot be read \(ENOENT\)/],
     ['bad JSON', file('[{'), /is not valid JSON/],
     ['an object instead of a list', file({}), /must hold a JSON array/],
-    ['an unknown scheme', file([{ ...shop, scheme: 'svix' }]), /source #1 \(shop\): scheme must be one of standard-webhooks, stripe, github/],
+    [
+      'an unknown scheme',
+      file([{ ...shop, scheme: 'svix' }]),
+      /source #1 \(shop\): scheme must be one of standard-webhooks, stripe, github/,
+    ],
     ['no secrets', file([{ ...shop, secrets: [] }]), /secrets must list at least one secret/],
     ['a bad topic', file([{ ...shop, topic: 'a topic' }]), /topic must be a valid Kafka topic name/],
     ['an unknown field', file([{ ...shop, secret: 'x' }]), /property secret should not exist/],
     ['a duplicate name', file([shop, shop]), /source #2 \(shop\): duplicate source name/],
-    ['an unset env secret', file([{ ...shop, secrets: ['env:NOPE'] }]), /secrets\[0\] refers to environment variable NOPE, which is not set/],
-    ['a tolerance over the scheme window', file([{ ...shop, toleranceSeconds: 600 }]), /toleranceSeconds can be at most 300/],
+    [
+      'an unset env secret',
+      file([{ ...shop, secrets: ['env:NOPE'] }]),
+      /secrets\[0\] refers to environment variable NOPE, which is not set/,
+    ],
+    [
+      'a tolerance over the scheme window',
+      file([{ ...shop, toleranceSeconds: 600 }]),
+      /toleranceSeconds can be at most 300/,
+    ],
   ])('names the problem for %s', (_case, target, message) => {
     expect(() => loadSources(target, { SHOP_SECRET: 'whsec_c2VjcmV0' })).toThrow(message);
   });

@@ -15,15 +15,20 @@ export function loadSources(path: string, env: NodeJS.ProcessEnv = process.env):
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(`configuration error: HOOKRAIL_SOURCES file ${path} cannot be read (${(error as NodeJS.ErrnoException).code})`);
+    throw new ConfigError(
+      `configuration error: HOOKRAIL_SOURCES file ${path} cannot be read (${(error as NodeJS.ErrnoException).code})`,
+    );
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`configuration error: HOOKRAIL_SOURCES file ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new ConfigError(
+      `configuration error: HOOKRAIL_SOURCES file ${path} is not valid JSON: ${(error as Error).message}`,
+    );
   }
-  if (!Array.isArray(raw)) throw new ConfigError(`configuration error: HOOKRAIL_SOURCES file ${path} must hold a JSON array of sources`);
+  if (!Array.isArray(raw))
+    throw new ConfigError(`configuration error: HOOKRAIL_SOURCES file ${path} must hold a JSON array of sources`);
   const seen = new Set<string>();
   return raw.map((entry, index) => {
     const where = `HOOKRAIL_SOURCES ${path}: source #${index + 1}${entry && typeof entry.name === 'string' ? ` (${entry.name})` : ''}`;
@@ -35,8 +40,13 @@ export function loadSources(path: string, env: NodeJS.ProcessEnv = process.env):
     }
     if (seen.has(config.name)) throw new ConfigError(`configuration error: ${where}: duplicate source name`);
     seen.add(config.name);
-    if (config.scheme === 'standard-webhooks' && (config.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) > DEFAULT_TOLERANCE_SECONDS) {
-      throw new ConfigError(`configuration error: ${where}: toleranceSeconds can be at most 300 for standard-webhooks (the scheme's fixed window)`);
+    if (
+      config.scheme === 'standard-webhooks' &&
+      (config.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) > DEFAULT_TOLERANCE_SECONDS
+    ) {
+      throw new ConfigError(
+        `configuration error: ${where}: toleranceSeconds can be at most 300 for standard-webhooks (the scheme's fixed window)`,
+      );
     }
     return {
       name: config.name,
@@ -55,6 +65,7 @@ function resolveSecret(secret: string, where: string, env: NodeJS.ProcessEnv): s
   if (!secret.startsWith('env:')) return secret;
   const name = secret.slice(4);
   const value = env[name];
-  if (!value) throw new ConfigError(`configuration error: ${where} refers to environment variable ${name}, which is not set`);
+  if (!value)
+    throw new ConfigError(`configuration error: ${where} refers to environment variable ${name}, which is not set`);
   return value;
 }

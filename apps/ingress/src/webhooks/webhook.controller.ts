@@ -15,7 +15,11 @@ export class WebhookController {
   /** 202 when committed now, 200 for a duplicate of a committed delivery. */
   @Post(':source')
   @HttpCode(202)
-  async receive(@Param('source') sourceName: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async receive(
+    @Param('source') sourceName: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     annotateRequest(request, { source: sourceName.slice(0, 100) });
     const result = await this.acceptWebhook.execute({
       sourceName,

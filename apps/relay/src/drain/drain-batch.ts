@@ -59,18 +59,31 @@ export async function drainBatch(
     };
     let outcome;
     try {
-      outcome = await publishInOrder(rows, send, { maxRequestBytes: settings.maxRequestBytes, isPermanent: isPermanentPublishError });
+      outcome = await publishInOrder(rows, send, {
+        maxRequestBytes: settings.maxRequestBytes,
+        isPermanent: isPermanentPublishError,
+      });
     } catch (error) {
       throw new PublishFailedError(rows, error);
     }
 
     if (outcome.published.length) await session.outbox.markPublished(outcome.published.map((row) => row.id));
     if (outcome.rejected.length) {
-      await session.outbox.markRejected(outcome.rejected.map(({ row, error }) => ({ id: row.id, error: `${error.name}: ${error.message}` })));
+      await session.outbox.markRejected(
+        outcome.rejected.map(({ row, error }) => ({ id: row.id, error: `${error.name}: ${error.message}` })),
+      );
       metrics.failures.inc({ kind: 'rejected' }, outcome.rejected.length);
       for (const { row, error } of outcome.rejected) {
         logger.error(
-          { eventId: row.eventId, topic: row.topic, key: row.key, outboxId: row.id, lane: row.lane, err: error.message, held: outcome.held.length },
+          {
+            eventId: row.eventId,
+            topic: row.topic,
+            key: row.key,
+            outboxId: row.id,
+            lane: row.lane,
+            err: error.message,
+            held: outcome.held.length,
+          },
           'broker rejected an outbox row for good; parked it, later rows of its key wait behind it',
         );
       }

@@ -51,7 +51,9 @@ export class DrainLoop {
         const session = await this.openSession();
         await this.rebalanceWhenDue(session);
         const lanes = this.rotatedLanes(session);
-        const result = lanes.length ? await drainBatch(session, lanes, this.publisher, this.metrics, this.logger, this.drainSettings()) : undefined;
+        const result = lanes.length
+          ? await drainBatch(session, lanes, this.publisher, this.metrics, this.logger, this.drainSettings())
+          : undefined;
         if (failures > 0) this.logger.info({ failures }, 'publishing again');
         failures = 0;
         if (!result || result.claimed < this.config.RELAY_BATCH_SIZE) await this.wakeup.wait(this.idleWaitMs());
@@ -89,7 +91,10 @@ export class DrainLoop {
     this.metrics.members.set(change.members);
     this.metrics.lanesOwned.set({ loop: this.name }, session.lanes.length);
     if (change.acquired.length || change.released.length) {
-      this.logger.info({ members: change.members, acquired: change.acquired, released: change.released, owned: session.lanes.length }, 'lanes rebalanced');
+      this.logger.info(
+        { members: change.members, acquired: change.acquired, released: change.released, owned: session.lanes.length },
+        'lanes rebalanced',
+      );
     }
   }
 
@@ -111,7 +116,12 @@ export class DrainLoop {
     const message = errorMessage(error);
     if (error instanceof PublishFailedError) {
       this.logger.warn({ err: message, rows: error.rows.length, failures }, 'publish failed; rolled back, will retry');
-      await this.session?.outbox.recordFailedAttempt(error.rows.map((row) => row.id), message).catch(() => undefined);
+      await this.session?.outbox
+        .recordFailedAttempt(
+          error.rows.map((row) => row.id),
+          message,
+        )
+        .catch(() => undefined);
     } else {
       this.logger.warn({ err: message, failures }, 'relay loop failed; reconnecting to the database');
       await this.closeSession();

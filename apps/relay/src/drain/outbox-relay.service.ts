@@ -11,7 +11,10 @@ export class OutboxRelayService implements OnApplicationBootstrap, OnModuleDestr
   private readonly loops: DrainLoop[];
 
   constructor(config: RelayEnv, metrics: RelayMetrics, @Inject(LOGGER) logger: Logger) {
-    this.loops = Array.from({ length: config.RELAY_LOOPS }, (_, index) => new DrainLoop(config, metrics, logger, String(index)));
+    this.loops = Array.from(
+      { length: config.RELAY_LOOPS },
+      (_, index) => new DrainLoop(config, metrics, logger, String(index)),
+    );
   }
 
   onApplicationBootstrap(): void {

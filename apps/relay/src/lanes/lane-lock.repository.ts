@@ -14,7 +14,10 @@ export class LaneLockRepository {
 
   /** Takes member slot `slot` unless another relay holds it. */
   async tryJoinAsMember(slot: number): Promise<boolean> {
-    const [row] = await this.rows<{ joined: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS joined`, [RELAY_MEMBER_LOCK_SPACE, slot]);
+    const [row] = await this.rows<{ joined: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS joined`, [
+      RELAY_MEMBER_LOCK_SPACE,
+      slot,
+    ]);
     return row.joined;
   }
 
@@ -50,7 +53,10 @@ export class LaneLockRepository {
   }
 
   async unlockLanes(lanes: number[]): Promise<void> {
-    await this.rows(`SELECT pg_advisory_unlock($1, lane) FROM unnest($2::int[]) AS lane`, [RELAY_LANE_LOCK_SPACE, lanes]);
+    await this.rows(`SELECT pg_advisory_unlock($1, lane) FROM unnest($2::int[]) AS lane`, [
+      RELAY_LANE_LOCK_SPACE,
+      lanes,
+    ]);
   }
 
   /** Gives back every lane and the member slot. */

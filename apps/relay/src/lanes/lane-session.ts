@@ -40,7 +40,12 @@ export class LaneSession {
     // Statements on this connection are prepared once and their plans cached (clientRows). A plan cached while the
     // outbox was nearly empty could be a sequential scan that a backlog turns into a full-table scan per batch; this
     // connection only ever wants the outbox's indexes, so sequential scans are priced out of its plans.
-    const client = new Client({ connectionString: url, application_name: 'hookrail-relay', statement_timeout: 30_000, options: '-c enable_seqscan=off' });
+    const client = new Client({
+      connectionString: url,
+      application_name: 'hookrail-relay',
+      statement_timeout: 30_000,
+      options: '-c enable_seqscan=off',
+    });
     await client.connect();
     const session = new LaneSession(client, onNotification);
     try {

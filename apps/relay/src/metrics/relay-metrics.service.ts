@@ -19,7 +19,9 @@ export class RelayMetricsService implements OnApplicationBootstrap, OnModuleDest
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.server = new MetricsServer(metrics.registry);
-    metrics.readBacklogFrom(async () => new OutboxRepository(managerRows((await this.database.connection()).manager)).backlog());
+    metrics.readBacklogFrom(async () =>
+      new OutboxRepository(managerRows((await this.database.connection()).manager)).backlog(),
+    );
   }
 
   /**
@@ -33,7 +35,10 @@ export class RelayMetricsService implements OnApplicationBootstrap, OnModuleDest
       this.logger.info({ port }, 'metrics on GET /metrics');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-      this.logger.warn({ port: this.config.METRICS_PORT }, 'metrics port already in use; this relay serves no /metrics (set METRICS_PORT per instance)');
+      this.logger.warn(
+        { port: this.config.METRICS_PORT },
+        'metrics port already in use; this relay serves no /metrics (set METRICS_PORT per instance)',
+      );
     }
   }
 

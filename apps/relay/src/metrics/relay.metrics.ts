@@ -47,7 +47,11 @@ export class RelayMetrics {
     registers: [this.registry],
   });
 
-  readonly members = new Gauge({ name: 'hookrail_relay_members', help: 'Drain loops of all relays (this relay’s included), each a member of the lane rebalancing', registers: [this.registry] });
+  readonly members = new Gauge({
+    name: 'hookrail_relay_members',
+    help: 'Drain loops of all relays (this relay’s included), each a member of the lane rebalancing',
+    registers: [this.registry],
+  });
 
   private backlogSource?: () => Promise<OutboxBacklog>;
 
@@ -68,7 +72,8 @@ export class RelayMetrics {
       registers: [this.registry],
       async collect() {
         const current = await backlog();
-        if (current) this.set(current.oldestPendingAt ? Math.max(0, (Date.now() - current.oldestPendingAt.getTime()) / 1000) : 0);
+        if (current)
+          this.set(current.oldestPendingAt ? Math.max(0, (Date.now() - current.oldestPendingAt.getTime()) / 1000) : 0);
       },
     });
     new Gauge({

@@ -32,7 +32,15 @@ describe('publishInOrder', () => {
 
   it('rejects only the poison row, holds later rows of its key, and publishes the rest in order', async () => {
     const { accepted, send } = broker();
-    const rows = [row(1, 'a'), row(2, 'b'), row(3, 'a', 'x'.repeat(2000)), row(4, 'b'), row(5, 'a'), row(6, 'c'), row(7, 'a', 'y', 1)];
+    const rows = [
+      row(1, 'a'),
+      row(2, 'b'),
+      row(3, 'a', 'x'.repeat(2000)),
+      row(4, 'b'),
+      row(5, 'a'),
+      row(6, 'c'),
+      row(7, 'a', 'y', 1),
+    ];
     const outcome = await publishInOrder(rows, send, options);
     expect(ids(outcome.rejected.map((r) => r.row))).toEqual([3]);
     expect(ids(outcome.held)).toEqual([5]);
@@ -53,7 +61,12 @@ describe('publishInOrder', () => {
   });
 
   it('cuts requests by size and sends a row larger than the limit alone', () => {
-    const rows = [row(1, 'a', 'x'.repeat(400)), row(2, 'a', 'x'.repeat(400)), row(3, 'a', 'x'.repeat(5000)), row(4, 'a')];
+    const rows = [
+      row(1, 'a', 'x'.repeat(400)),
+      row(2, 'a', 'x'.repeat(400)),
+      row(3, 'a', 'x'.repeat(5000)),
+      row(4, 'a'),
+    ];
     expect(chunkBySize(rows, 1000).map(ids)).toEqual([[1, 2], [3], [4]]);
   });
 });

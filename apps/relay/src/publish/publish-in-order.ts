@@ -19,7 +19,8 @@ export interface PublishOptions {
 /** Approximate wire size of a row: key, value and headers. */
 export function rowBytes(row: OutboxRow): number {
   let bytes = Buffer.byteLength(row.key) + Buffer.byteLength(row.value) + 64;
-  for (const [name, value] of Object.entries(row.headers)) bytes += Buffer.byteLength(name) + Buffer.byteLength(value) + 8;
+  for (const [name, value] of Object.entries(row.headers))
+    bytes += Buffer.byteLength(name) + Buffer.byteLength(value) + 8;
   return bytes;
 }
 
@@ -50,7 +51,11 @@ export function chunkBySize(rows: OutboxRow[], maxBytes: number): OutboxRow[][] 
  * A request that failed may have been written in part (other partitions), so narrowing can publish a row twice:
  * at-least-once, as everywhere else.
  */
-export async function publishInOrder(rows: OutboxRow[], send: (rows: OutboxRow[]) => Promise<void>, options: PublishOptions): Promise<PublishOutcome> {
+export async function publishInOrder(
+  rows: OutboxRow[],
+  send: (rows: OutboxRow[]) => Promise<void>,
+  options: PublishOptions,
+): Promise<PublishOutcome> {
   const outcome: PublishOutcome = { published: [], rejected: [], held: [] };
   const blocked = new Set<string>();
   const blockKey = (row: OutboxRow) => `${row.lane}\u0000${row.key}`;

@@ -15,7 +15,8 @@ describe('outbox retention', () => {
     );
   }
 
-  const countRows = async (where: string): Promise<number> => (await db.dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE ${where}`))[0].n;
+  const countRows = async (where: string): Promise<number> =>
+    (await db.dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE ${where}`))[0].n;
 
   it('deletes only published rows older than the window, in batches; a concurrent run skips; a heartbeat is recorded', async () => {
     await seed(25, 7200); // published two hours ago: expired
@@ -24,7 +25,10 @@ describe('outbox retention', () => {
     await db.dataSource.query(`UPDATE outbox SET created_at = now() - interval '1 day' WHERE published_at IS NULL`);
 
     // Hold a row lock on one expired row, so that the first run is still deleting when the second one starts.
-    const blocker = await lockRows(db.database.url, `SELECT id FROM outbox WHERE published_at < now() - interval '1 hour' ORDER BY published_at DESC LIMIT 1 FOR UPDATE`);
+    const blocker = await lockRows(
+      db.database.url,
+      `SELECT id FROM outbox WHERE published_at < now() - interval '1 hour' ORDER BY published_at DESC LIMIT 1 FOR UPDATE`,
+    );
 
     const settings = { retentionSeconds: 3600, batchSize: 10 };
     const first = pruneOutbox(db.dataSource, settings);

@@ -11,12 +11,17 @@ import { OUTBOX_RETENTION_JOB, pruneOutbox } from './outbox-retention';
 export class OutboxRetentionService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly schedule: JobSchedule;
 
-  constructor(
-    config: RelayEnv,
-    database: Database,
-    @Inject(LOGGER) logger: Logger,
-  ) {
-    this.schedule = scheduleJob(OUTBOX_RETENTION_JOB, config.OUTBOX_RETENTION_INTERVAL_MS, async () => pruneOutbox(await database.connection(), { retentionSeconds: config.OUTBOX_RETENTION_SECONDS, batchSize: config.OUTBOX_RETENTION_BATCH }), logger);
+  constructor(config: RelayEnv, database: Database, @Inject(LOGGER) logger: Logger) {
+    this.schedule = scheduleJob(
+      OUTBOX_RETENTION_JOB,
+      config.OUTBOX_RETENTION_INTERVAL_MS,
+      async () =>
+        pruneOutbox(await database.connection(), {
+          retentionSeconds: config.OUTBOX_RETENTION_SECONDS,
+          batchSize: config.OUTBOX_RETENTION_BATCH,
+        }),
+      logger,
+    );
   }
 
   onApplicationBootstrap(): void {

@@ -20,6 +20,8 @@ export function pruneOutbox(dataSource: DataSource, settings: RetentionSettings)
   return runExclusiveJob(dataSource, OUTBOX_RETENTION_JOB, async (manager) => {
     const outbox = new OutboxRepository(managerRows(manager));
     const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
-    return { affected: await deleteInBatches(settings.batchSize, (limit) => outbox.deletePublishedBefore(cutoff, limit)) };
+    return {
+      affected: await deleteInBatches(settings.batchSize, (limit) => outbox.deletePublishedBefore(cutoff, limit)),
+    };
   });
 }

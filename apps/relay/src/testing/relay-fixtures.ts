@@ -1,7 +1,17 @@
 import { CloudEvent } from '@app/contracts';
 import { connect } from '@app/db';
 import { addToOutbox, laneOf, notifyOutbox, OutboxNotifier } from '@app/outbox';
-import { AppProcess, cleanEnv, createTestDatabase, createTestTopic, deleteTopics, ReadMessage, TEST_BROKERS, TestDatabase, TopicReader } from '@app/testing';
+import {
+  AppProcess,
+  cleanEnv,
+  createTestDatabase,
+  createTestTopic,
+  deleteTopics,
+  ReadMessage,
+  TEST_BROKERS,
+  TestDatabase,
+  TopicReader,
+} from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 
@@ -9,7 +19,11 @@ import { DataSource } from 'typeorm';
 
 export const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
-export function sequencedEvent(aggregate: string, seq: number, data: Record<string, unknown> = {}): CloudEvent<Record<string, unknown>> {
+export function sequencedEvent(
+  aggregate: string,
+  seq: number,
+  data: Record<string, unknown> = {},
+): CloudEvent<Record<string, unknown>> {
   return {
     specversion: '1.0',
     id: randomUUID(),
@@ -24,8 +38,14 @@ export function sequencedEvent(aggregate: string, seq: number, data: Record<stri
 }
 
 /** `count` events round-robin over `aggregates` aggregates: event i is number floor(i / aggregates) of its aggregate. */
-export function interleavedEvents(aggregates: number, count: number, prefix = 'order'): CloudEvent<Record<string, unknown>>[] {
-  return Array.from({ length: count }, (_, i) => sequencedEvent(`${prefix}-${i % aggregates}`, Math.floor(i / aggregates)));
+export function interleavedEvents(
+  aggregates: number,
+  count: number,
+  prefix = 'order',
+): CloudEvent<Record<string, unknown>>[] {
+  return Array.from({ length: count }, (_, i) =>
+    sequencedEvent(`${prefix}-${i % aggregates}`, Math.floor(i / aggregates)),
+  );
 }
 
 /**
@@ -33,7 +53,12 @@ export function interleavedEvents(aggregates: number, count: number, prefix = 'o
  * connections. Each aggregate has one writer, which inserts its events in order: the commit order of an aggregate
  * is its order in `events`.
  */
-export async function insertEvents(dataSource: DataSource, topic: string, events: CloudEvent[], { perTransaction = 100, writers = 4 } = {}): Promise<void> {
+export async function insertEvents(
+  dataSource: DataSource,
+  topic: string,
+  events: CloudEvent[],
+  { perTransaction = 100, writers = 4 } = {},
+): Promise<void> {
   const notifier = new OutboxNotifier(() => notifyOutbox(dataSource));
   const shares: CloudEvent[][] = Array.from({ length: writers }, () => []);
   for (const event of events) shares[laneOf(event.subject ?? event.id) % writers].push(event);
@@ -74,7 +99,10 @@ export class RelayTestBed {
 }
 
 export function startRelay(databaseUrl: string, env: Record<string, string> = {}): AppProcess {
-  return AppProcess.start('relay', cleanEnv({ DATABASE_URL: databaseUrl, KAFKA_BROKERS: TEST_BROKERS.join(','), METRICS_PORT: '0', ...env }));
+  return AppProcess.start(
+    'relay',
+    cleanEnv({ DATABASE_URL: databaseUrl, KAFKA_BROKERS: TEST_BROKERS.join(','), METRICS_PORT: '0', ...env }),
+  );
 }
 
 export async function publishedCount(dataSource: DataSource): Promise<number> {

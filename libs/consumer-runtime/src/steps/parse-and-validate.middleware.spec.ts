@@ -4,7 +4,14 @@ import { orderEvent } from '../testing/order-events.fixture';
 import { parseAndValidate } from './parse-and-validate.middleware';
 
 function message(record: { key: string; value: string; headers: Record<string, string> }): KafkaMessage {
-  return { key: Buffer.from(record.key), value: Buffer.from(record.value), headers: record.headers, offset: '0', timestamp: '0', attributes: 0 } as KafkaMessage;
+  return {
+    key: Buffer.from(record.key),
+    value: Buffer.from(record.value),
+    headers: record.headers,
+    offset: '0',
+    timestamp: '0',
+    attributes: 0,
+  } as KafkaMessage;
 }
 
 describe('parse-and-validate step', () => {
@@ -13,27 +20,45 @@ describe('parse-and-validate step', () => {
   it('turns a binary-mode CloudEvent into a validated event', () => {
     const event = orderEvent('ord-1');
     const parsed = parseAndValidate(message(toKafkaRecord(event)), handles);
-    expect(parsed).toMatchObject({ kind: 'event', event: { id: event.id, type: SHOP_ORDER_PLACED_V1, subject: 'ord-1', data: { orderId: 'ord-1' } }, replayCount: 0 });
+    expect(parsed).toMatchObject({
+      kind: 'event',
+      event: { id: event.id, type: SHOP_ORDER_PLACED_V1, subject: 'ord-1', data: { orderId: 'ord-1' } },
+      replayCount: 0,
+    });
   });
 
   it('calls a record without CloudEvents headers poison', () => {
-    expect(parseAndValidate(message({ key: 'k', value: '{}', headers: {} }), handles)).toMatchObject({ kind: 'poison', error: { name: 'MalformedRecordError' } });
+    expect(parseAndValidate(message({ key: 'k', value: '{}', headers: {} }), handles)).toMatchObject({
+      kind: 'poison',
+      error: { name: 'MalformedRecordError' },
+    });
   });
 
   it('calls data that breaks the schema poison, naming the field', () => {
-    const parsed = parseAndValidate(message(toKafkaRecord(orderEvent('ord-1', { data: { currency: 'euro' } }))), handles);
+    const parsed = parseAndValidate(
+      message(toKafkaRecord(orderEvent('ord-1', { data: { currency: 'euro' } }))),
+      handles,
+    );
     expect(parsed).toMatchObject({ kind: 'poison', error: { name: 'EventValidationError' } });
     expect(parsed.kind === 'poison' && parsed.error.message).toMatch(/currency/);
   });
 
   it('ignores types the group has no handler for, and refuses handled types without a schema', () => {
-    expect(parseAndValidate(message(toKafkaRecord(orderEvent('o', { type: 'shop.order.paid.v1' }))), handles)).toEqual({ kind: 'ignored', type: 'shop.order.paid.v1' });
-    expect(parseAndValidate(message(toKafkaRecord(orderEvent('o', { type: 'acme.unschemed.v1' }))), handles)).toMatchObject({ kind: 'poison', error: { name: 'UnknownSchemaError' } });
+    expect(parseAndValidate(message(toKafkaRecord(orderEvent('o', { type: 'shop.order.paid.v1' }))), handles)).toEqual({
+      kind: 'ignored',
+      type: 'shop.order.paid.v1',
+    });
+    expect(
+      parseAndValidate(message(toKafkaRecord(orderEvent('o', { type: 'acme.unschemed.v1' }))), handles),
+    ).toMatchObject({ kind: 'poison', error: { name: 'UnknownSchemaError' } });
   });
 
   it('reads the replay count header', () => {
     const record = toKafkaRecord(orderEvent('ord-1'));
-    const parsed = parseAndValidate(message({ ...record, headers: { ...record.headers, hookrail_replay_count: '3' } }), handles);
+    const parsed = parseAndValidate(
+      message({ ...record, headers: { ...record.headers, hookrail_replay_count: '3' } }),
+      handles,
+    );
     expect(parsed).toMatchObject({ kind: 'event', replayCount: 3 });
   });
 });

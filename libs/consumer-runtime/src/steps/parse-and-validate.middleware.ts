@@ -21,10 +21,21 @@ export function parseAndValidate(message: KafkaMessage, handles: (type: string) 
   }
   if (!handles(event.type)) return { kind: 'ignored', type: event.type };
   if (!isKnownEventType(event.type)) {
-    return { kind: 'poison', error: new UnknownSchemaError(`no schema for event type ${event.type}`), eventId: event.id, type: event.type };
+    return {
+      kind: 'poison',
+      error: new UnknownSchemaError(`no schema for event type ${event.type}`),
+      eventId: event.id,
+      type: event.type,
+    };
   }
   const validation = validateEventData(event.type, event.data);
-  if (!validation.ok) return { kind: 'poison', error: new EventValidationError(event.type, validation.fieldErrors), eventId: event.id, type: event.type };
+  if (!validation.ok)
+    return {
+      kind: 'poison',
+      error: new EventValidationError(event.type, validation.fieldErrors),
+      eventId: event.id,
+      type: event.type,
+    };
   return { kind: 'event', event: { ...event, data: validation.data }, replayCount: replayCountOf(message) };
 }
 

@@ -57,7 +57,13 @@ describe('retry step', () => {
   it('counts a failure from the batch transaction as the first attempt', async () => {
     const { value, failures } = hooks();
     const now = new Date();
-    const prior: Failure = { error: new Error('flaky'), errorClass: 'transient', attempts: 1, firstFailureAt: now, lastFailureAt: now };
+    const prior: Failure = {
+      error: new Error('flaky'),
+      errorClass: 'transient',
+      attempts: 1,
+      firstFailureAt: now,
+      lastFailureAt: now,
+    };
     const attempts: number[] = [];
     const outcome = await retry(async (n) => void attempts.push(n), policy, value, prior);
     expect(outcome).toMatchObject({ kind: 'done', attempts: 2 });
@@ -68,10 +74,14 @@ describe('retry step', () => {
   it('stops without another attempt when the consumer is stopping', async () => {
     const { value } = hooks(false);
     let calls = 0;
-    const outcome = await retry(async () => {
-      calls++;
-      throw new Error('flaky');
-    }, policy, value);
+    const outcome = await retry(
+      async () => {
+        calls++;
+        throw new Error('flaky');
+      },
+      policy,
+      value,
+    );
     expect(outcome.kind).toBe('interrupted');
     expect(calls).toBe(1);
   });

@@ -11,7 +11,10 @@ export interface Failure {
   lastFailureAt: Date;
 }
 
-export type RetryOutcome<T> = { kind: 'done'; value: T; attempts: number } | { kind: 'gave-up'; failure: Failure } | { kind: 'interrupted'; failure: Failure };
+export type RetryOutcome<T> =
+  | { kind: 'done'; value: T; attempts: number }
+  | { kind: 'gave-up'; failure: Failure }
+  | { kind: 'interrupted'; failure: Failure };
 
 export interface RetryHooks {
   /** After each failed attempt (status row, metrics, log). */
@@ -31,7 +34,12 @@ export function shouldRetry(failure: Pick<Failure, 'errorClass' | 'attempts'>, p
  * Runs `attempt` until it succeeds or `shouldRetry` says stop, waiting `backoffDelay` between attempts. `prior` is a
  * failure that already happened to this message (in a batch transaction); it counts as the first attempt.
  */
-export async function retry<T>(attempt: (n: number) => Promise<T>, policy: FailurePolicy, hooks: RetryHooks, prior?: Failure): Promise<RetryOutcome<T>> {
+export async function retry<T>(
+  attempt: (n: number) => Promise<T>,
+  policy: FailurePolicy,
+  hooks: RetryHooks,
+  prior?: Failure,
+): Promise<RetryOutcome<T>> {
   let failure = prior;
   if (failure) {
     const willRetry = shouldRetry(failure, policy);
@@ -39,12 +47,19 @@ export async function retry<T>(attempt: (n: number) => Promise<T>, policy: Failu
     if (!willRetry) return { kind: 'gave-up', failure };
   }
   for (let n = (failure?.attempts ?? 0) + 1; ; n++) {
-    if (failure && !(await hooks.wait(backoffDelay(failure.attempts, policy.retry)))) return { kind: 'interrupted', failure };
+    if (failure && !(await hooks.wait(backoffDelay(failure.attempts, policy.retry))))
+      return { kind: 'interrupted', failure };
     try {
       return { kind: 'done', value: await attempt(n), attempts: n };
     } catch (error) {
       const now = new Date();
-      failure = { error, errorClass: classifyError(error, policy.isPermanent), attempts: n, firstFailureAt: failure?.firstFailureAt ?? now, lastFailureAt: now };
+      failure = {
+        error,
+        errorClass: classifyError(error, policy.isPermanent),
+        attempts: n,
+        firstFailureAt: failure?.firstFailureAt ?? now,
+        lastFailureAt: now,
+      };
       const willRetry = shouldRetry(failure, policy);
       await hooks.onFailure(failure, willRetry);
       if (!willRetry) return { kind: 'gave-up', failure };

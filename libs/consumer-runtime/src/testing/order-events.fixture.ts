@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { Kafka } from 'kafkajs';
 
 /** A valid shop order event for tests; `orderId` is the aggregate (and Kafka key). */
-export function orderEvent(orderId: string, overrides: Partial<CloudEvent> & { data?: Record<string, unknown> } = {}): CloudEvent {
+export function orderEvent(
+  orderId: string,
+  overrides: Partial<CloudEvent> & { data?: Record<string, unknown> } = {},
+): CloudEvent {
   const { data, ...attributes } = overrides;
   return {
     specversion: '1.0',
@@ -30,7 +33,9 @@ export async function produce(kafka: Kafka, topic: string, records: Array<CloudE
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   try {
-    const messages = records.map((record) => ('specversion' in record ? toKafkaRecord(record as CloudEvent) : (record as KafkaRecord)));
+    const messages = records.map((record) =>
+      'specversion' in record ? toKafkaRecord(record as CloudEvent) : (record as KafkaRecord),
+    );
     for (let start = 0; start < messages.length; start += 500) {
       await producer.send({ topic, acks: -1, messages: messages.slice(start, start + 500) });
     }

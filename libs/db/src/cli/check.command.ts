@@ -8,7 +8,10 @@ import { createDatabaseIfAbsent, migrate } from '../migrate';
 import { findSchemaDrift } from '../schema-drift';
 
 async function main(): Promise<number> {
-  const scratch = withDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, `hookrail_drift_${randomBytes(4).toString('hex')}`);
+  const scratch = withDatabase(
+    process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    `hookrail_drift_${randomBytes(4).toString('hex')}`,
+  );
   await createDatabaseIfAbsent(scratch);
   try {
     await migrate(scratch);

@@ -32,8 +32,12 @@ export class InboundEventsAndOutbox1764450000000 implements MigrationInterface {
         "last_error" text,
         CONSTRAINT "pk_outbox" PRIMARY KEY ("id")
       )`);
-    await queryRunner.query(`CREATE INDEX "ix_outbox_unpublished" ON "outbox" ("lane", "id") WHERE published_at IS NULL`);
-    await queryRunner.query(`CREATE INDEX "ix_outbox_published_at" ON "outbox" ("published_at") WHERE published_at IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE INDEX "ix_outbox_unpublished" ON "outbox" ("lane", "id") WHERE published_at IS NULL`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "ix_outbox_published_at" ON "outbox" ("published_at") WHERE published_at IS NOT NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -10,7 +10,9 @@ export class RelayLanesAndJobs1764460000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "outbox" ADD "failed_at" TIMESTAMP WITH TIME ZONE`);
-    await queryRunner.query(`CREATE INDEX "ix_outbox_failed" ON "outbox" ("lane", "key") WHERE failed_at IS NOT NULL AND published_at IS NULL`);
+    await queryRunner.query(
+      `CREATE INDEX "ix_outbox_failed" ON "outbox" ("lane", "key") WHERE failed_at IS NOT NULL AND published_at IS NULL`,
+    );
     await queryRunner.query(`CREATE INDEX "ix_outbox_event_id" ON "outbox" ("event_id")`);
     await queryRunner.query(`
       CREATE FUNCTION outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -19,7 +21,9 @@ export class RelayLanesAndJobs1764460000000 implements MigrationInterface {
         RETURN NULL;
       END
       $$`);
-    await queryRunner.query(`CREATE TRIGGER outbox_notify AFTER INSERT ON "outbox" FOR EACH STATEMENT EXECUTE FUNCTION outbox_notify()`);
+    await queryRunner.query(
+      `CREATE TRIGGER outbox_notify AFTER INSERT ON "outbox" FOR EACH STATEMENT EXECUTE FUNCTION outbox_notify()`,
+    );
     await queryRunner.query(`
       CREATE TABLE "job_heartbeats" (
         "name" character varying(100) NOT NULL,

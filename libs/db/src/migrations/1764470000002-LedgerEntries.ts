@@ -17,7 +17,9 @@ export class LedgerEntries1764470000002 implements MigrationInterface {
         "recorded_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         CONSTRAINT "pk_ledger_entries" PRIMARY KEY ("id")
       )`);
-    await queryRunner.query(`CREATE INDEX "ix_ledger_entries_customer_currency" ON "ledger_entries" ("customer_id", "currency")`);
+    await queryRunner.query(
+      `CREATE INDEX "ix_ledger_entries_customer_currency" ON "ledger_entries" ("customer_id", "currency")`,
+    );
     await queryRunner.query(`CREATE INDEX "ix_ledger_entries_order_id" ON "ledger_entries" ("order_id")`);
   }
 

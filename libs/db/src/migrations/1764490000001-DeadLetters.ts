@@ -36,7 +36,9 @@ export class DeadLetters1764490000001 implements MigrationInterface {
         "purged_at" TIMESTAMP WITH TIME ZONE,
         CONSTRAINT "pk_dead_letters" PRIMARY KEY ("id")
       )`);
-    await queryRunner.query(`CREATE UNIQUE INDEX "uq_dead_letters_original" ON "dead_letters" ("group", "original_topic", "original_partition", "original_offset")`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "uq_dead_letters_original" ON "dead_letters" ("group", "original_topic", "original_partition", "original_offset")`,
+    );
     await queryRunner.query(`CREATE INDEX "ix_dead_letters_status_dead_at" ON "dead_letters" ("status", "dead_at")`);
     await queryRunner.query(`CREATE INDEX "ix_dead_letters_group_event_id" ON "dead_letters" ("group", "event_id")`);
     await queryRunner.query(`

@@ -33,7 +33,9 @@ export class AgentTasks1764500000002 implements MigrationInterface {
         CONSTRAINT "pk_agent_tasks" PRIMARY KEY ("id")
       )`);
     await queryRunner.query(`CREATE INDEX "ix_agent_tasks_next_attempt_at" ON "agent_tasks" ("next_attempt_at")`);
-    await queryRunner.query(`CREATE INDEX "ix_agent_tasks_state_dead_lettered_at" ON "agent_tasks" ("state", "dead_lettered_at")`);
+    await queryRunner.query(
+      `CREATE INDEX "ix_agent_tasks_state_dead_lettered_at" ON "agent_tasks" ("state", "dead_lettered_at")`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -21,6 +21,8 @@ export class OutboxNotifyAfterCommit1764520000001 implements MigrationInterface 
         RETURN NULL;
       END
       $$`);
-    await queryRunner.query(`CREATE TRIGGER outbox_notify AFTER INSERT ON "outbox" FOR EACH STATEMENT EXECUTE FUNCTION outbox_notify()`);
+    await queryRunner.query(
+      `CREATE TRIGGER outbox_notify AFTER INSERT ON "outbox" FOR EACH STATEMENT EXECUTE FUNCTION outbox_notify()`,
+    );
   }
 }

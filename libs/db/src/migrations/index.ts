@@ -9,4 +9,14 @@ import { RetentionIndexes1764510000001 } from './1764510000001-RetentionIndexes'
 import { OutboxNotifyAfterCommit1764520000001 } from './1764520000001-OutboxNotifyAfterCommit';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
-export const MIGRATIONS = [InboundEventsAndOutbox1764450000000, RelayLanesAndJobs1764460000000, ConsumerRuntime1764470000001, LedgerEntries1764470000002, DeadLetters1764490000001, Notifications1764500000001, AgentTasks1764500000002, RetentionIndexes1764510000001, OutboxNotifyAfterCommit1764520000001];
+export const MIGRATIONS = [
+  InboundEventsAndOutbox1764450000000,
+  RelayLanesAndJobs1764460000000,
+  ConsumerRuntime1764470000001,
+  LedgerEntries1764470000002,
+  DeadLetters1764490000001,
+  Notifications1764500000001,
+  AgentTasks1764500000002,
+  RetentionIndexes1764510000001,
+  OutboxNotifyAfterCommit1764520000001,
+];

@@ -28,9 +28,18 @@ export async function findConsumerLag(admin: Admin, groupIds: string[]): Promise
         if (!end) continue;
         const committed = Number(offset);
         const from = committed >= 0 ? committed : Number(end.low);
-        result.push({ groupId, topic, partition, committed, end: Number(end.high), lag: Math.max(0, Number(end.high) - from) });
+        result.push({
+          groupId,
+          topic,
+          partition,
+          committed,
+          end: Number(end.high),
+          lag: Math.max(0, Number(end.high) - from),
+        });
       }
     }
   }
-  return result.sort((a, b) => a.groupId.localeCompare(b.groupId) || a.topic.localeCompare(b.topic) || a.partition - b.partition);
+  return result.sort(
+    (a, b) => a.groupId.localeCompare(b.groupId) || a.topic.localeCompare(b.topic) || a.partition - b.partition,
+  );
 }

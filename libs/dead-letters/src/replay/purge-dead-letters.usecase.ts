@@ -31,7 +31,13 @@ export async function purgeDeadLetters(dataSource: DataSource, request: PurgeReq
   const purged = await dataSource.transaction(async (manager) => {
     const changed = await new DeadLettersRepository(manager).purge(ids);
     if (changed.length > 0) {
-      await new DeadLetterAuditRepository(manager).record({ actor: request.actor, action: 'purge', filter: describeFilter(request.filter), count: changed.length, deadLetterIds: changed });
+      await new DeadLetterAuditRepository(manager).record({
+        actor: request.actor,
+        action: 'purge',
+        filter: describeFilter(request.filter),
+        count: changed.length,
+        deadLetterIds: changed,
+      });
     }
     return changed;
   });

@@ -38,7 +38,11 @@ export const DEFAULT_REPLAY_RATE = 100;
  * claiming each chunk (`dead → replaying`) before producing it and releasing the claim if the broker refuses.
  * Paced to `ratePerSecond`. The request is audited with what it replayed, also when it stopped half-way.
  */
-export async function replayDeadLetters(dataSource: DataSource, producer: () => Promise<Producer>, request: ReplayRequest): Promise<ReplayResult> {
+export async function replayDeadLetters(
+  dataSource: DataSource,
+  producer: () => Promise<Producer>,
+  request: ReplayRequest,
+): Promise<ReplayResult> {
   const deadLetters = new DeadLettersRepository(dataSource);
   const ids = await deadLetters.selectIds(request.filter, 'dead', request.limit ?? DEFAULT_REPLAY_LIMIT);
   if (request.dryRun) {
@@ -67,7 +71,13 @@ export async function replayDeadLetters(dataSource: DataSource, producer: () => 
     }
   } finally {
     if (replayed.length > 0) {
-      await new DeadLetterAuditRepository(dataSource).record({ actor: request.actor, action: 'replay', filter: describeFilter(request.filter), count: replayed.length, deadLetterIds: replayed });
+      await new DeadLetterAuditRepository(dataSource).record({
+        actor: request.actor,
+        action: 'replay',
+        filter: describeFilter(request.filter),
+        count: replayed.length,
+        deadLetterIds: replayed,
+      });
     }
   }
   return { dryRun: false, matched: ids.length, replayed };

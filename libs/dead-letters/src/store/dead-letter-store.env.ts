@@ -4,7 +4,9 @@ import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 /** The dead-letter store's settings, read with the consumers app's configuration (apps/consumers/src/main.ts). */
 export class DeadLetterStoreEnv {
   /** Whether this consumers process also runs the dead-letter store (`true` by default). */
-  @Transform(({ value }) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value))
+  @Transform(({ value }) =>
+    value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value,
+  )
   @IsBoolean({ message: 'must be true or false' })
   DEAD_LETTER_STORE = true;
 

@@ -56,7 +56,16 @@ export class DeadLetterStore {
         const letter = parseDeadLetter(message, dlt);
         const outcome = await new DeadLettersRepository(this.options.dataSource).index(letter);
         logger.info(
-          { eventId: letter.eventId, topic, partition, offset: message.offset, group: letter.group, errorClass: letter.errorClass, replayCount: letter.replayCount, outcome },
+          {
+            eventId: letter.eventId,
+            topic,
+            partition,
+            offset: message.offset,
+            group: letter.group,
+            errorClass: letter.errorClass,
+            replayCount: letter.replayCount,
+            outcome,
+          },
           outcome === 'duplicate' ? 'dead letter already indexed' : 'dead letter indexed',
         );
       },

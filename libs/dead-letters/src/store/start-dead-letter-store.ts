@@ -26,11 +26,31 @@ export async function startDeadLetterStore(settings: DeadLetterStoreSettings, lo
   const namespaced = (name: string) => `${settings.namespace}${name}`;
   const dataSource = await connect({ url: settings.databaseUrl, applicationName: 'hookrail-dlq-store', poolSize: 3 });
   const kafka = createKafka('hookrail-dlq-store', settings.brokers, logger);
-  const sources = settings.groups.map((group) => ({ group, dltTopic: namespaced(dltTopic(group)), replayTopic: namespaced(replayTopic(group)) }));
-  await ensureTopics(kafka, sources.flatMap((source) => [source.dltTopic, source.replayTopic]).map((topic) => ({ topic, numPartitions: settings.topicPartitions })));
-  const store = new DeadLetterStore({ kafka, dataSource, logger, groupId: namespaced(DEAD_LETTER_STORE_GROUP), sources });
+  const sources = settings.groups.map((group) => ({
+    group,
+    dltTopic: namespaced(dltTopic(group)),
+    replayTopic: namespaced(replayTopic(group)),
+  }));
+  await ensureTopics(
+    kafka,
+    sources
+      .flatMap((source) => [source.dltTopic, source.replayTopic])
+      .map((topic) => ({ topic, numPartitions: settings.topicPartitions })),
+  );
+  const store = new DeadLetterStore({
+    kafka,
+    dataSource,
+    logger,
+    groupId: namespaced(DEAD_LETTER_STORE_GROUP),
+    sources,
+  });
   await store.start();
-  const retention = scheduleJob(DEAD_LETTER_RETENTION_JOB, settings.retentionEveryMs, () => pruneDeadLetters(dataSource, { retentionSeconds: settings.retentionSeconds }), logger);
+  const retention = scheduleJob(
+    DEAD_LETTER_RETENTION_JOB,
+    settings.retentionEveryMs,
+    () => pruneDeadLetters(dataSource, { retentionSeconds: settings.retentionSeconds }),
+    logger,
+  );
   retention.start();
   return {
     close: async () => {

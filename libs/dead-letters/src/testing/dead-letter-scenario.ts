@@ -28,12 +28,26 @@ export class DeadLetterScenario {
   ) {}
 
   static async start(dataSource: DataSource): Promise<DeadLetterScenario> {
-    await dataSource.query(`CREATE TABLE IF NOT EXISTS test_effects (id serial PRIMARY KEY, "group" text, event_id text)`);
+    await dataSource.query(
+      `CREATE TABLE IF NOT EXISTS test_effects (id serial PRIMARY KEY, "group" text, event_id text)`,
+    );
     const inputTopic = await createTestTopic('dlq-in');
-    const topicsOf = (group: string): DeadLetterTopics => ({ group, dltTopic: dltTopic(group), replayTopic: replayTopic(group) });
-    const scenario = new DeadLetterScenario(dataSource, inputTopic, topicsOf(uniqueName('dlq-failing')), topicsOf(uniqueName('dlq-healthy')));
+    const topicsOf = (group: string): DeadLetterTopics => ({
+      group,
+      dltTopic: dltTopic(group),
+      replayTopic: replayTopic(group),
+    });
+    const scenario = new DeadLetterScenario(
+      dataSource,
+      inputTopic,
+      topicsOf(uniqueName('dlq-failing')),
+      topicsOf(uniqueName('dlq-healthy')),
+    );
     const groups = [scenario.failing, scenario.healthy];
-    await ensureTopics(scenario.kafka, groups.flatMap((group) => [group.dltTopic, group.replayTopic]).map((topic) => ({ topic, numPartitions: 1 })));
+    await ensureTopics(
+      scenario.kafka,
+      groups.flatMap((group) => [group.dltTopic, group.replayTopic]).map((topic) => ({ topic, numPartitions: 1 })),
+    );
     await Promise.all([
       scenario.startGroup(scenario.failing, async (event, ctx) => {
         if (!scenario.fixed) throw new PermanentError(`no ledger account for ${event.subject}`);
@@ -43,7 +57,14 @@ export class DeadLetterScenario {
         await ctx.manager.query(`INSERT INTO test_effects ("group", event_id) VALUES ($1, $2)`, [ctx.group, event.id]);
       }),
     ]);
-    scenario.store = new DeadLetterStore({ kafka: scenario.kafka, dataSource, logger: createLogger('dlq-store', 'silent'), groupId: scenario.storeGroupId, sources: groups, resolveEveryMs: 200 });
+    scenario.store = new DeadLetterStore({
+      kafka: scenario.kafka,
+      dataSource,
+      logger: createLogger('dlq-store', 'silent'),
+      groupId: scenario.storeGroupId,
+      sources: groups,
+      resolveEveryMs: 200,
+    });
     await scenario.store.start();
     return scenario;
   }
@@ -71,7 +92,10 @@ export class DeadLetterScenario {
   }
 
   async effects(group: string): Promise<string[]> {
-    const rows: Array<{ event_id: string }> = await this.dataSource.query(`SELECT event_id FROM test_effects WHERE "group" = $1 ORDER BY id`, [group]);
+    const rows: Array<{ event_id: string }> = await this.dataSource.query(
+      `SELECT event_id FROM test_effects WHERE "group" = $1 ORDER BY id`,
+      [group],
+    );
     return rows.map((row) => row.event_id);
   }
 
@@ -79,7 +103,10 @@ export class DeadLetterScenario {
   async deadLetterOf(eventId: string, where: (row: DeadLetterRow) => boolean = () => true): Promise<DeadLetterRow> {
     return waitFor(
       async () => {
-        const rows: DeadLetterRow[] = await this.dataSource.query(`SELECT id, status, replay_count, error_class, key FROM dead_letters WHERE event_id = $1`, [eventId]);
+        const rows: DeadLetterRow[] = await this.dataSource.query(
+          `SELECT id, status, replay_count, error_class, key FROM dead_letters WHERE event_id = $1`,
+          [eventId],
+        );
         return rows.length === 1 && where(rows[0]) ? rows[0] : undefined;
       },
       { what: `the dead letter of ${eventId}` },
@@ -106,7 +133,9 @@ export class DeadLetterScenario {
     await this.store?.stop();
     await Promise.all(this.runtimes.map((runtime) => runtime.stop()));
     const groups = [this.failing, this.healthy];
-    await deleteTopics([this.inputTopic, ...groups.flatMap((group) => [group.dltTopic, group.replayTopic])]).catch(() => undefined);
+    await deleteTopics([this.inputTopic, ...groups.flatMap((group) => [group.dltTopic, group.replayTopic])]).catch(
+      () => undefined,
+    );
   }
 }
 

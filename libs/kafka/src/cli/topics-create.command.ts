@@ -9,7 +9,10 @@ async function main(): Promise<void> {
   const partitions = Number(process.env.TOPIC_PARTITIONS || 6);
   if (!Number.isInteger(partitions) || partitions < 1) throw new Error('TOPIC_PARTITIONS must be a positive integer');
   const topics = projectTopics();
-  const created = await ensureTopics(createKafka('hookrail-topics', brokers), topics.map((topic) => ({ topic, numPartitions: partitions })));
+  const created = await ensureTopics(
+    createKafka('hookrail-topics', brokers),
+    topics.map((topic) => ({ topic, numPartitions: partitions })),
+  );
   console.log(
     created.length
       ? `topics:create: created ${created.join(', ')} (${partitions} partitions each); ${topics.length - created.length} already existed`

@@ -7,9 +7,14 @@ const root = path.resolve(__dirname, '../../../..');
 
 function topicsCreate(): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile('npm', ['run', '--silent', 'topics:create'], { cwd: root, env: process.env, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      'npm',
+      ['run', '--silent', 'topics:create'],
+      { cwd: root, env: process.env, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 

@@ -7,9 +7,14 @@ async function main(): Promise<void> {
     port: Number(process.env.MODEL_PORT || 4011),
     host: process.env.MODEL_HOST || '127.0.0.1',
     apiKey: process.env.MODEL_API_KEY || undefined,
-    behaviour: { latencyMs: Number(process.env.MODEL_LATENCY_MS || 0), failureRate: Number(process.env.MODEL_FAILURE_RATE || 0) },
+    behaviour: {
+      latencyMs: Number(process.env.MODEL_LATENCY_MS || 0),
+      failureRate: Number(process.env.MODEL_FAILURE_RATE || 0),
+    },
   });
-  process.stdout.write(`fake model listening on ${model.baseUrl} (POST /v1/chat/completions, GET /_dev/stats, POST /_dev/behaviour)\n`);
+  process.stdout.write(
+    `fake model listening on ${model.baseUrl} (POST /v1/chat/completions, GET /_dev/stats, POST /_dev/behaviour)\n`,
+  );
   const stop = () => model.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

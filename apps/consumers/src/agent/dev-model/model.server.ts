@@ -41,7 +41,13 @@ const CATEGORIES: Array<[RegExp, string]> = [
  */
 export class FakeModelServer {
   private readonly counts = { requests: 0, completed: 0, failed: 0, abandoned: 0, inFlight: 0 };
-  private behaviour: ModelBehaviour = { latencyMs: 0, nextLatenciesMs: [], failureRate: 0, failNext: 0, failStatus: 503 };
+  private behaviour: ModelBehaviour = {
+    latencyMs: 0,
+    nextLatenciesMs: [],
+    failureRate: 0,
+    failNext: 0,
+    failStatus: 503,
+  };
 
   private constructor(
     private readonly server: Server,
@@ -50,13 +56,23 @@ export class FakeModelServer {
     private readonly apiKey?: string,
   ) {}
 
-  static async start(options: { port?: number; host?: string; apiKey?: string; behaviour?: Partial<ModelBehaviour> } = {}): Promise<FakeModelServer> {
+  static async start(
+    options: { port?: number; host?: string; apiKey?: string; behaviour?: Partial<ModelBehaviour> } = {},
+  ): Promise<FakeModelServer> {
     const server = createServer();
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, host, resolve));
-    const model = new FakeModelServer(server, `http://${host}:${(server.address() as AddressInfo).port}/v1`, options.apiKey);
+    const model = new FakeModelServer(
+      server,
+      `http://${host}:${(server.address() as AddressInfo).port}/v1`,
+      options.apiKey,
+    );
     model.configure(options.behaviour ?? {});
-    server.on('request', (request, response) => model.route(request, response).catch((error: Error) => reply(response, 500, { error: { message: error.message } })));
+    server.on('request', (request, response) =>
+      model
+        .route(request, response)
+        .catch((error: Error) => reply(response, 500, { error: { message: error.message } })),
+    );
     return model;
   }
 
@@ -78,22 +94,26 @@ export class FakeModelServer {
     const path = request.url?.split('?')[0];
     if (request.method === 'POST' && path === '/v1/chat/completions') return this.complete(request, response);
     if (request.method === 'GET' && path === '/_dev/stats') return reply(response, 200, this.stats());
-    if (request.method === 'POST' && path === '/_dev/behaviour') return reply(response, 200, this.configure(JSON.parse((await readBody(request)) || '{}')));
+    if (request.method === 'POST' && path === '/_dev/behaviour')
+      return reply(response, 200, this.configure(JSON.parse((await readBody(request)) || '{}')));
     reply(response, 404, { error: { message: 'not found' } });
   }
 
   private async complete(request: IncomingMessage, response: ServerResponse): Promise<void> {
     this.counts.requests++;
-    if (this.apiKey && request.headers.authorization !== `Bearer ${this.apiKey}`) return reply(response, 401, { error: { message: 'invalid api key' } });
+    if (this.apiKey && request.headers.authorization !== `Bearer ${this.apiKey}`)
+      return reply(response, 401, { error: { message: 'invalid api key' } });
     let body: { model?: string; messages?: Array<{ role?: string; content?: string }> };
     try {
       body = JSON.parse(await readBody(request));
     } catch {
       return reply(response, 400, { error: { message: 'body is not JSON' } });
     }
-    if (!Array.isArray(body.messages) || body.messages.length === 0) return reply(response, 400, { error: { message: 'messages is required' } });
+    if (!Array.isArray(body.messages) || body.messages.length === 0)
+      return reply(response, 400, { error: { message: 'messages is required' } });
 
-    const latency = this.behaviour.nextLatenciesMs.length > 0 ? this.behaviour.nextLatenciesMs.shift()! : this.behaviour.latencyMs;
+    const latency =
+      this.behaviour.nextLatenciesMs.length > 0 ? this.behaviour.nextLatenciesMs.shift()! : this.behaviour.latencyMs;
     const fail = this.behaviour.failNext > 0 || Math.random() < this.behaviour.failureRate;
     if (this.behaviour.failNext > 0) this.behaviour.failNext--;
     this.counts.inFlight++;
@@ -107,7 +127,9 @@ export class FakeModelServer {
     }
     if (fail) {
       this.counts.failed++;
-      return reply(response, this.behaviour.failStatus, { error: { message: 'failing on purpose', type: 'server_error' } });
+      return reply(response, this.behaviour.failStatus, {
+        error: { message: 'failing on purpose', type: 'server_error' },
+      });
     }
     this.counts.completed++;
     const note = [...body.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
@@ -116,7 +138,9 @@ export class FakeModelServer {
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: body.model ?? 'fake',
-      choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(triage(note)) }, finish_reason: 'stop' }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: JSON.stringify(triage(note)) }, finish_reason: 'stop' },
+      ],
       usage: { prompt_tokens: note.length, completion_tokens: 16, total_tokens: note.length + 16 },
     });
   }

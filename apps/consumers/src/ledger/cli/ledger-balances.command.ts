@@ -4,7 +4,11 @@ import { connect, DEFAULT_DATABASE_URL } from '@app/db';
 import { findLedgerBalances } from '../ledger-entries.repository';
 
 async function main(): Promise<void> {
-  const dataSource = await connect({ url: process.env.DATABASE_URL || DEFAULT_DATABASE_URL, applicationName: 'hookrail-ledger-balances', poolSize: 1 });
+  const dataSource = await connect({
+    url: process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    applicationName: 'hookrail-ledger-balances',
+    poolSize: 1,
+  });
   try {
     const customerId = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
     const balances = await findLedgerBalances(dataSource, customerId);
@@ -13,7 +17,10 @@ async function main(): Promise<void> {
       return;
     }
     if (balances.length === 0) process.stdout.write('no ledger entries\n');
-    for (const row of balances) process.stdout.write(`${row.customerId.padEnd(24)} ${row.currency} ${row.balance.padStart(14)}  (${row.entries} entries)\n`);
+    for (const row of balances)
+      process.stdout.write(
+        `${row.customerId.padEnd(24)} ${row.currency} ${row.balance.padStart(14)}  (${row.entries} entries)\n`,
+      );
   } finally {
     await dataSource.destroy();
   }

@@ -56,13 +56,23 @@ export class DevEmailProvider {
     private readonly apiKey?: string,
   ) {}
 
-  static async start(options: { port?: number; host?: string; apiKey?: string; behaviour?: Partial<EmailProviderBehaviour> } = {}): Promise<DevEmailProvider> {
+  static async start(
+    options: { port?: number; host?: string; apiKey?: string; behaviour?: Partial<EmailProviderBehaviour> } = {},
+  ): Promise<DevEmailProvider> {
     const server = createServer();
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, host, resolve));
-    const provider = new DevEmailProvider(server, `http://${host}:${(server.address() as AddressInfo).port}`, options.apiKey);
+    const provider = new DevEmailProvider(
+      server,
+      `http://${host}:${(server.address() as AddressInfo).port}`,
+      options.apiKey,
+    );
     provider.configure(options.behaviour ?? {});
-    server.on('request', (request, response) => provider.route(request, response).catch((error: Error) => reply(response, 500, { error: 'internal', message: error.message })));
+    server.on('request', (request, response) =>
+      provider
+        .route(request, response)
+        .catch((error: Error) => reply(response, 500, { error: 'internal', message: error.message })),
+    );
     return provider;
   }
 
@@ -85,20 +95,26 @@ export class DevEmailProvider {
     if (request.method === 'POST' && path === '/v1/emails') return this.send(request, response);
     if (request.method === 'GET' && path === '/v1/emails') return reply(response, 200, { data: this.emails });
     if (request.method === 'GET' && path === '/_dev/stats') return reply(response, 200, this.stats());
-    if (request.method === 'POST' && path === '/_dev/behaviour') return reply(response, 200, this.configure(JSON.parse((await readBody(request)) || '{}')));
+    if (request.method === 'POST' && path === '/_dev/behaviour')
+      return reply(response, 200, this.configure(JSON.parse((await readBody(request)) || '{}')));
     reply(response, 404, { error: 'not_found' });
   }
 
   private async send(request: IncomingMessage, response: ServerResponse): Promise<void> {
     this.counts.requests++;
-    if (this.apiKey && request.headers.authorization !== `Bearer ${this.apiKey}`) return reply(response, 401, { error: 'unauthorized' });
+    if (this.apiKey && request.headers.authorization !== `Bearer ${this.apiKey}`)
+      return reply(response, 401, { error: 'unauthorized' });
     const key = request.headers['idempotency-key'];
     if (typeof key !== 'string' || key.length === 0) return reply(response, 400, { error: 'idempotency_key_required' });
     this.requestsPerKey.set(key, (this.requestsPerKey.get(key) ?? 0) + 1);
     const raw = await readBody(request);
     const fingerprint = createHash('sha256').update(raw).digest('hex');
     const known = this.keys.get(key);
-    if (known && known.fingerprint !== fingerprint) return reply(response, 422, { error: 'idempotency_key_reused', message: 'this key was used with a different request' });
+    if (known && known.fingerprint !== fingerprint)
+      return reply(response, 422, {
+        error: 'idempotency_key_reused',
+        message: 'this key was used with a different request',
+      });
     if (known?.state === 'in-progress') return reply(response, 409, { error: 'request_in_progress' });
     if (known?.state === 'done') {
       this.counts.replayed++;
@@ -106,7 +122,11 @@ export class DevEmailProvider {
       return;
     }
     const email = parseEmail(raw);
-    if (!email) return reply(response, 400, { error: 'invalid_email', message: 'from, to, subject and text are required strings' });
+    if (!email)
+      return reply(response, 400, {
+        error: 'invalid_email',
+        message: 'from, to, subject and text are required strings',
+      });
 
     this.keys.set(key, { state: 'in-progress', fingerprint });
     const { latencyMs } = this.behaviour;
@@ -117,7 +137,12 @@ export class DevEmailProvider {
       this.keys.delete(key);
       return reply(response, this.behaviour.failStatus, { error: 'provider_failure', message: 'failing on purpose' });
     }
-    const sent: SentEmail = { id: `msg_${randomUUID()}`, idempotencyKey: key, ...email, sentAt: new Date().toISOString() };
+    const sent: SentEmail = {
+      id: `msg_${randomUUID()}`,
+      idempotencyKey: key,
+      ...email,
+      sentAt: new Date().toISOString(),
+    };
     this.emails.push(sent);
     const body = JSON.stringify({ id: sent.id, status: 'sent' });
     this.keys.set(key, { state: 'done', fingerprint, body });

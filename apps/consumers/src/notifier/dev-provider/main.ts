@@ -9,7 +9,9 @@ async function main(): Promise<void> {
     apiKey: process.env.EMAIL_PROVIDER_API_KEY || undefined,
     behaviour: { latencyMs: Number(process.env.EMAIL_PROVIDER_LATENCY_MS || 0) },
   });
-  process.stdout.write(`email provider listening on ${provider.url} (POST /v1/emails, GET /v1/emails, GET /_dev/stats, POST /_dev/behaviour)\n`);
+  process.stdout.write(
+    `email provider listening on ${provider.url} (POST /v1/emails, GET /v1/emails, GET /_dev/stats, POST /_dev/behaviour)\n`,
+  );
   const stop = () => provider.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

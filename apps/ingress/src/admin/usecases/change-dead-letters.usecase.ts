@@ -26,10 +26,19 @@ export class ChangeDeadLettersUseCase {
   async execute({ action, actor, body }: ChangeCommand): Promise<ReplayResult | PurgeResult> {
     const filter = toFilter(body);
     if (filter.status) throw malformed(`${action} works on dead letters in status dead; status does not apply`);
-    if (Object.keys(filter).length === 0 && !optionalBoolean(body, 'all')) throw malformed(`${action} needs ids or a filter, or "all": true`);
-    const request = { filter, actor, dryRun: optionalBoolean(body, 'dryRun'), limit: optionalPositiveInt(body, 'limit', 10_000) };
+    if (Object.keys(filter).length === 0 && !optionalBoolean(body, 'all'))
+      throw malformed(`${action} needs ids or a filter, or "all": true`);
+    const request = {
+      filter,
+      actor,
+      dryRun: optionalBoolean(body, 'dryRun'),
+      limit: optionalPositiveInt(body, 'limit', 10_000),
+    };
     const dataSource = await this.database.connection();
     if (action === 'purge') return purgeDeadLetters(dataSource, request);
-    return replayDeadLetters(dataSource, () => this.kafka.producer(), { ...request, ratePerSecond: optionalPositiveInt(body, 'rate', 10_000) });
+    return replayDeadLetters(dataSource, () => this.kafka.producer(), {
+      ...request,
+      ratePerSecond: optionalPositiveInt(body, 'rate', 10_000),
+    });
   }
 }

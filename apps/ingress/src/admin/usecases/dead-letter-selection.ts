@@ -9,7 +9,8 @@ export function toFilter(input: Record<string, unknown>): DeadLetterFilter {
   for (const field of FILTER_FIELDS) {
     const value = input[field];
     if (value === undefined || value === null) continue;
-    if (field === 'ids' && Array.isArray(value) && value.every((id) => typeof id === 'string')) strings.ids = value as string[];
+    if (field === 'ids' && Array.isArray(value) && value.every((id) => typeof id === 'string'))
+      strings.ids = value as string[];
     else if (typeof value === 'string') strings[field] = value;
     else throw malformed(`${field} must be ${field === 'ids' ? 'a list of ids' : 'a string'}`);
   }
@@ -25,7 +26,8 @@ export function optionalPositiveInt(input: Record<string, unknown>, name: string
   const value = input[name];
   if (value === undefined || value === null || value === '') return undefined;
   const parsed = typeof value === 'string' ? Number(value) : value;
-  if (typeof parsed !== 'number' || !Number.isInteger(parsed) || parsed < 1 || parsed > max) throw malformed(`${name} must be an integer from 1 to ${max}`);
+  if (typeof parsed !== 'number' || !Number.isInteger(parsed) || parsed < 1 || parsed > max)
+    throw malformed(`${name} must be an integer from 1 to ${max}`);
   return parsed;
 }
 

@@ -1,6 +1,14 @@
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { Database } from '@app/db';
-import { DEAD_LETTER_STORE_GROUP, DeadLetterAuditRepository, AuditEntry, findConsumerLag, findOutboxBacklog, OutboxBacklog, PartitionLag } from '@app/dead-letters';
+import {
+  DEAD_LETTER_STORE_GROUP,
+  DeadLetterAuditRepository,
+  AuditEntry,
+  findConsumerLag,
+  findOutboxBacklog,
+  OutboxBacklog,
+  PartitionLag,
+} from '@app/dead-letters';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdminKafka } from '../admin-kafka';
 
@@ -21,7 +29,9 @@ export class GetOperationsUseCase {
 
   /** Per group (the project's groups and the dead-letter store unless `groups` names others), topic and partition. */
   async lag(groups: string[]): Promise<PartitionLag[]> {
-    const groupIds = groups.length ? groups : [...CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP].map((group) => `${this.namespace}${group}`);
+    const groupIds = groups.length
+      ? groups
+      : [...CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP].map((group) => `${this.namespace}${group}`);
     return findConsumerLag(await this.kafka.admin(), groupIds);
   }
 

@@ -8,12 +8,18 @@ import { optionalPositiveInt, toFilter } from './dead-letter-selection';
 export class ListDeadLettersUseCase {
   constructor(private readonly database: Database) {}
 
-  async execute(query: Record<string, unknown>): Promise<{ total: number; items: DeadLetterSummary[]; byErrorClass: ErrorClassCount[] }> {
+  async execute(
+    query: Record<string, unknown>,
+  ): Promise<{ total: number; items: DeadLetterSummary[]; byErrorClass: ErrorClassCount[] }> {
     const filter = toFilter(query);
     const limit = optionalPositiveInt(query, 'limit', 1000) ?? 100;
-    const offset = (optionalPositiveInt(query, 'offset', 1_000_000) ?? 0);
+    const offset = optionalPositiveInt(query, 'offset', 1_000_000) ?? 0;
     const deadLetters = new DeadLettersRepository(await this.database.connection());
-    const [total, items, byErrorClass] = await Promise.all([deadLetters.count(filter), deadLetters.list(filter, limit, offset), deadLetters.countDeadByErrorClass()]);
+    const [total, items, byErrorClass] = await Promise.all([
+      deadLetters.count(filter),
+      deadLetters.list(filter, limit, offset),
+      deadLetters.countDeadByErrorClass(),
+    ]);
     return { total, items, byErrorClass };
   }
 }

@@ -17,7 +17,11 @@ export class StandardWebhooksScheme implements WebhookScheme {
   }
 
   verify(rawBody: Buffer, headers: IncomingHttpHeaders, nowSeconds: number): void {
-    const required = { 'webhook-id': header(headers, 'webhook-id'), 'webhook-timestamp': header(headers, 'webhook-timestamp'), 'webhook-signature': header(headers, 'webhook-signature') };
+    const required = {
+      'webhook-id': header(headers, 'webhook-id'),
+      'webhook-timestamp': header(headers, 'webhook-timestamp'),
+      'webhook-signature': header(headers, 'webhook-signature'),
+    };
     for (const [name, value] of Object.entries(required)) if (!value) throw badSignature(`missing ${name} header`);
     checkTimestamp(required['webhook-timestamp'] as string, nowSeconds, this.toleranceSeconds);
     const verified = this.webhooks.some((webhook) => {

@@ -17,7 +17,8 @@ export class StripeScheme implements WebhookScheme {
     const pairs = signature.split(',').map((pair) => pair.trim().split('='));
     const timestamp = pairs.find(([key]) => key === 't')?.[1];
     const candidates = pairs.filter(([key, value]) => key === 'v1' && value).map(([, value]) => value);
-    if (!timestamp || candidates.length === 0) throw badSignature('Stripe-Signature must carry t= and at least one v1=');
+    if (!timestamp || candidates.length === 0)
+      throw badSignature('Stripe-Signature must carry t= and at least one v1=');
     checkTimestamp(timestamp, nowSeconds, this.toleranceSeconds);
     const matches = this.secrets.some((secret) => {
       const expected = hmacSha256Hex(secret, `${timestamp}.`, rawBody);

@@ -18,7 +18,18 @@ export interface AcceptCloudEventCommand {
 
 const STRUCTURED = /^application\/cloudevents\+json\s*(;.*)?$/i;
 const JSON_DATA = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
-const CORE = new Set(['specversion', 'id', 'source', 'type', 'time', 'subject', 'datacontenttype', 'dataschema', 'data', 'data_base64']);
+const CORE = new Set([
+  'specversion',
+  'id',
+  'source',
+  'type',
+  'time',
+  'subject',
+  'datacontenttype',
+  'dataschema',
+  'data',
+  'data_base64',
+]);
 const MAX_SOURCE_LENGTH = 100;
 
 /** POST /events — a CloudEvent (structured or binary HTTP mode) from an internal producer, recorded like a webhook. */
@@ -35,19 +46,25 @@ export class AcceptCloudEventUseCase {
     this.backpressure.check();
     const structured = STRUCTURED.test(command.contentType ?? '');
     if (!structured && !JSON_DATA.test(command.contentType ?? '')) {
-      throw unsupportedMediaType(command.contentType, 'application/cloudevents+json (structured) or application/json with ce-* headers (binary)');
+      throw unsupportedMediaType(
+        command.contentType,
+        'application/cloudevents+json (structured) or application/json with ce-* headers (binary)',
+      );
     }
     const body = parseJsonObject(command.rawBody, structured ? 'CloudEvent' : 'event data');
     // The SDK invents an id when none is given; an event without its own id could not be deduplicated.
     const givenId = structured ? body.id : command.headers['ce-id'];
-    if (typeof givenId !== 'string' || givenId === '') throw malformed(structured ? 'the CloudEvent has no id' : 'the ce-id header is missing');
+    if (typeof givenId !== 'string' || givenId === '')
+      throw malformed(structured ? 'the CloudEvent has no id' : 'the ce-id header is missing');
     const event = this.parse(command, structured);
 
     const type = checkType(event.type, 'type');
     const source = checkIdentifier('the CloudEvent source', event.source);
-    if (source.length > MAX_SOURCE_LENGTH) throw malformed(`the CloudEvent source is longer than ${MAX_SOURCE_LENGTH} characters`);
+    if (source.length > MAX_SOURCE_LENGTH)
+      throw malformed(`the CloudEvent source is longer than ${MAX_SOURCE_LENGTH} characters`);
     checkData(type, event.data);
-    const key = typeof event.partitionkey === 'string' && event.partitionkey ? event.partitionkey : (event.subject ?? event.id);
+    const key =
+      typeof event.partitionkey === 'string' && event.partitionkey ? event.partitionkey : (event.subject ?? event.id);
     const extensions: Record<string, string> = { ...traceExtensions(command.headers) };
     for (const [name, value] of Object.entries(event)) {
       if (!CORE.has(name) && value !== undefined && value !== null) extensions[name] = String(value);
@@ -69,15 +86,21 @@ export class AcceptCloudEventUseCase {
   }
 
   private parse(command: AcceptCloudEventCommand, structured: boolean): CloudEventV1<unknown> {
-    if (!structured && !command.headers['ce-specversion']) throw malformed('binary mode needs ce-specversion, ce-id, ce-source and ce-type headers');
+    if (!structured && !command.headers['ce-specversion'])
+      throw malformed('binary mode needs ce-specversion, ce-id, ce-source and ce-type headers');
     try {
-      const parsed = HTTP.toEvent({ headers: command.headers as Record<string, string>, body: command.rawBody.toString('utf8') });
+      const parsed = HTTP.toEvent({
+        headers: command.headers as Record<string, string>,
+        body: command.rawBody.toString('utf8'),
+      });
       if (Array.isArray(parsed)) throw malformed('batched CloudEvents are not accepted; send one event per request');
       return parsed as CloudEventV1<unknown>;
     } catch (error) {
       if (error instanceof Error && error.name === 'Problem') throw error;
       const detail = (error as { errors?: unknown }).errors;
-      throw malformed(`not a valid CloudEvent: ${(error as Error).message}${detail ? ` ${JSON.stringify(detail)}` : ''}`);
+      throw malformed(
+        `not a valid CloudEvent: ${(error as Error).message}${detail ? ` ${JSON.stringify(detail)}` : ''}`,
+      );
     }
   }
 }

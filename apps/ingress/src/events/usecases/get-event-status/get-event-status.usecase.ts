@@ -25,7 +25,13 @@ export interface EventStatus {
   /** Per consumer group that has seen the event: processed, retrying or dead. Absent groups have not seen it yet. */
   groups: Array<{ group: string; status: string; attempts: number; lastError: string | null; updatedAt: string }>;
   /** The agent's slow-work task for this event (pending, claimed, done, failed, dead), when it has one. */
-  agentTask?: { state: string; attempts: number; lastError: string | null; nextAttemptAt: string | null; updatedAt: string };
+  agentTask?: {
+    state: string;
+    attempts: number;
+    lastError: string | null;
+    nextAttemptAt: string | null;
+    updatedAt: string;
+  };
 }
 
 /** GET /events/:id */

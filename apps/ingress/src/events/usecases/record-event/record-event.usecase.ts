@@ -59,7 +59,15 @@ export class RecordEventUseCase {
     };
     const inserted = await this.inboundEvents.insertWithOutbox(
       dataSource,
-      { id, source: command.source, senderEventId: command.senderEventId, type: command.type, aggregateId: command.aggregateId, payloadHash, payload: command.payload },
+      {
+        id,
+        source: command.source,
+        senderEventId: command.senderEventId,
+        type: command.type,
+        aggregateId: command.aggregateId,
+        payloadHash,
+        payload: command.payload,
+      },
       toOutboxRow(command.topic, event),
     );
     if (inserted) {
@@ -68,7 +76,8 @@ export class RecordEventUseCase {
     }
     // The unique constraint said: delivered before. Its payload hash tells a redelivery from a reused id.
     const first = await this.inboundEvents.findBySenderEventId(dataSource, command.source, command.senderEventId);
-    if (!first) throw new Error(`inbound event ${command.source}/${command.senderEventId} conflicted but cannot be read`);
+    if (!first)
+      throw new Error(`inbound event ${command.source}/${command.senderEventId} conflicted but cannot be read`);
     if (first.payloadHash !== payloadHash) throw idConflict(command.senderEventId);
     return { id: first.id, duplicate: true };
   }

@@ -26,7 +26,12 @@ export class StreamEventStatusUseCase {
     return this.getEventStatus.execute(id);
   }
 
-  async *frames(id: string, lastEventId: string | undefined, pollMs: number, signal: AbortSignal): AsyncGenerator<StatusFrame> {
+  async *frames(
+    id: string,
+    lastEventId: string | undefined,
+    pollMs: number,
+    signal: AbortSignal,
+  ): AsyncGenerator<StatusFrame> {
     let seen = Number(lastEventId) || 0;
     while (!signal.aborted) {
       const status = await this.getEventStatus.execute(id).catch(() => undefined);

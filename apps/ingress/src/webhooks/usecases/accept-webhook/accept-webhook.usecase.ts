@@ -30,7 +30,8 @@ export class AcceptWebhookUseCase {
     const registered = this.sources.find(command.sourceName);
     if (!registered) throw unknownSource(command.sourceName);
     const { source, scheme } = registered;
-    if (!command.contentType || !JSON_CONTENT_TYPE.test(command.contentType)) throw unsupportedMediaType(command.contentType, 'application/json');
+    if (!command.contentType || !JSON_CONTENT_TYPE.test(command.contentType))
+      throw unsupportedMediaType(command.contentType, 'application/json');
 
     scheme.verify(command.rawBody, command.headers, Math.floor(Date.now() / 1000));
     this.backpressure.check();
@@ -38,10 +39,16 @@ export class AcceptWebhookUseCase {
     const body = parseJsonObject(command.rawBody);
     const identity = scheme.identify(command.headers, body);
     const senderEventId = checkIdentifier('the sender event id', identity.senderEventId);
-    const type = checkType(identity.type ?? readPath(body, source.typePath), identity.type ? 'header' : `body.${source.typePath}`);
+    const type = checkType(
+      identity.type ?? readPath(body, source.typePath),
+      identity.type ? 'header' : `body.${source.typePath}`,
+    );
     const data = source.dataPath ? readPath(body, source.dataPath) : body;
     checkData(type, data);
-    const aggregateId = checkIdentifier('the aggregate id', (source.aggregateIdPath && readKey(body, source.aggregateIdPath)) || senderEventId);
+    const aggregateId = checkIdentifier(
+      'the aggregate id',
+      (source.aggregateIdPath && readKey(body, source.aggregateIdPath)) || senderEventId,
+    );
 
     const result = await this.recordEvent.execute({
       source: source.name,
