@@ -23,3 +23,19 @@ export class EventValidationError extends PermanentError {
 export class UnknownSchemaError extends PermanentError {
   override name = 'UnknownSchemaError';
 }
+
+/**
+ * An external dependency (an email provider, a model, a partner's API) cannot answer now: its 5xx, 429, a timeout, a
+ * refused connection. Transient whatever the message; `dependency` names what is down, so that one outage is seen
+ * once, and `retryAfterMs` carries the dependency's own `Retry-After` when it sent one.
+ */
+export class DependencyUnavailableError extends Error {
+  override name = 'DependencyUnavailableError';
+  constructor(
+    readonly dependency: string,
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}

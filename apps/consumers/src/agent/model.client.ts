@@ -1,4 +1,4 @@
-import { PermanentError } from '@app/consumer-runtime';
+import { callProvider, ProviderRejectedError, ProviderUnavailableError, providerUrl } from '@app/providers';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -20,16 +20,17 @@ export interface ModelAnswer {
 }
 
 /** The model could not answer now (network, timeout, 5xx, 429): the attempt is retried after a backoff. */
-export class ModelUnavailableError extends Error {
+export class ModelUnavailableError extends ProviderUnavailableError {
   override name = 'ModelUnavailableError';
 }
 
 /** The model refused the request itself (400, 401, 404, 422, …): no retry can fix it; the task is dead at once. */
-export class ModelRequestRejectedError extends PermanentError {
+export class ModelRequestRejectedError extends ProviderRejectedError {
   override name = 'ModelRequestRejectedError';
 }
 
-const RETRYABLE_STATUSES = new Set([408, 409, 425, 429]);
+/** The dependency name the agent's errors and metrics use. */
+export const MODEL_PROVIDER = 'model';
 
 /** `POST {base}/chat/completions`, the OpenAI-compatible shape that most model servers speak. */
 export class ModelClient {
@@ -40,29 +41,18 @@ export class ModelClient {
   }
 
   async complete(messages: ChatMessage[], signal?: AbortSignal): Promise<ModelAnswer> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.settings.apiKey) headers.authorization = `Bearer ${this.settings.apiKey}`;
-    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
-    let response: Response;
-    let body: string;
-    try {
-      response = await fetch(`${this.settings.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ model: this.settings.model, messages, temperature: 0 }),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-      body = await response.text();
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new ModelUnavailableError(`model unreachable: ${(error as Error).message}`);
-    }
-    if (!response.ok) {
-      const detail = `model answered ${response.status}: ${body.slice(0, 300)}`;
-      if (response.status >= 500 || RETRYABLE_STATUSES.has(response.status)) throw new ModelUnavailableError(detail);
-      throw new ModelRequestRejectedError(detail);
-    }
-    return parseAnswer(body, this.settings.model);
+    const response = await callProvider(
+      {
+        provider: MODEL_PROVIDER,
+        url: providerUrl(this.settings.baseUrl, 'chat/completions'),
+        body: { model: this.settings.model, messages, temperature: 0 },
+        apiKey: this.settings.apiKey,
+        timeoutMs: this.settings.timeoutMs,
+        signal,
+      },
+      { unavailable: ModelUnavailableError, rejected: ModelRequestRejectedError },
+    );
+    return parseAnswer(response.body, this.settings.model);
   }
 }
 
@@ -71,9 +61,10 @@ function parseAnswer(body: string, requestedModel: string): ModelAnswer {
   try {
     parsed = JSON.parse(body);
   } catch {
-    throw new ModelUnavailableError('model answered with a body that is not JSON');
+    throw new ModelUnavailableError(MODEL_PROVIDER, 'model answered with a body that is not JSON');
   }
   const content = parsed.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') throw new ModelUnavailableError('model answered without choices[0].message.content');
+  if (typeof content !== 'string')
+    throw new ModelUnavailableError(MODEL_PROVIDER, 'model answered without choices[0].message.content');
   return { model: typeof parsed.model === 'string' ? parsed.model : requestedModel, content, usage: parsed.usage };
 }

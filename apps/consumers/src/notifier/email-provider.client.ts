@@ -1,4 +1,4 @@
-import { PermanentError } from '@app/consumer-runtime';
+import { callProvider, ProviderRejectedError, ProviderUnavailableError, providerUrl } from '@app/providers';
 
 export interface OutgoingEmail {
   from: string;
@@ -14,16 +14,17 @@ export interface EmailProviderSettings {
 }
 
 /** The provider answered with an error status that a retry with the same key may fix (5xx, 408, 409, 429). */
-export class EmailProviderUnavailableError extends Error {
+export class EmailProviderUnavailableError extends ProviderUnavailableError {
   override name = 'EmailProviderUnavailableError';
 }
 
 /** The provider refused the email itself (400, 401, 403, 404, 422, …): retrying cannot help; dead-letter at once. */
-export class EmailRejectedError extends PermanentError {
+export class EmailRejectedError extends ProviderRejectedError {
   override name = 'EmailRejectedError';
 }
 
-const RETRYABLE_STATUSES = new Set([408, 409, 425, 429]);
+/** The dependency name the notifier's errors, breaker and metrics use. */
+export const EMAIL_PROVIDER = 'email-provider';
 
 /**
  * `POST {base}/v1/emails` with `Idempotency-Key`: the provider sends one email per key and answers a repeated key
@@ -33,35 +34,26 @@ export class EmailProviderClient {
   constructor(private readonly settings: EmailProviderSettings) {}
 
   async send(email: OutgoingEmail, idempotencyKey: string): Promise<string> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': idempotencyKey };
-    if (this.settings.apiKey) headers.authorization = `Bearer ${this.settings.apiKey}`;
-    let response: Response;
-    try {
-      response = await fetch(new URL('v1/emails', withSlash(this.settings.baseUrl)), {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(email),
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-      });
-    } catch (error) {
-      throw new EmailProviderUnavailableError(`email provider unreachable: ${(error as Error).message}`);
+    const response = await callProvider(
+      {
+        provider: EMAIL_PROVIDER,
+        url: providerUrl(this.settings.baseUrl, 'v1/emails'),
+        body: email,
+        apiKey: this.settings.apiKey,
+        idempotencyKey,
+        timeoutMs: this.settings.timeoutMs,
+      },
+      { unavailable: EmailProviderUnavailableError, rejected: EmailRejectedError },
+    );
+    const id = parseId(response.body);
+    if (!id) {
+      throw new EmailProviderUnavailableError(
+        EMAIL_PROVIDER,
+        `email provider answered ${response.status} without a message id`,
+      );
     }
-    const body = await response.text();
-    if (response.ok) {
-      const id = parseId(body);
-      if (!id)
-        throw new EmailProviderUnavailableError(`email provider answered ${response.status} without a message id`);
-      return id;
-    }
-    const detail = `email provider answered ${response.status}: ${body.slice(0, 300)}`;
-    if (response.status >= 500 || RETRYABLE_STATUSES.has(response.status))
-      throw new EmailProviderUnavailableError(detail);
-    throw new EmailRejectedError(detail);
+    return id;
   }
-}
-
-function withSlash(url: string): string {
-  return url.endsWith('/') ? url : `${url}/`;
 }
 
 function parseId(body: string): string | undefined {

@@ -1,19 +1,9 @@
+import { DevBehaviour, DevProviderOptions, DevProviderServer, DevRoute, readBody, reply } from '@app/dev-providers';
 import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
 
 /** How the fake model behaves; change it at run time with `configure` or `POST /_dev/behaviour`. */
-export interface ModelBehaviour {
-  /** Added to every answer. */
-  latencyMs: number;
-  /** The next N calls take this long instead (one entry per call), e.g. `[10000]`: the next call takes 10 s. */
-  nextLatenciesMs: number[];
-  /** Share of calls (0–1) that fail with `failStatus`. 1: every call fails. */
-  failureRate: number;
-  /** The next N calls fail with `failStatus`. */
-  failNext: number;
-  failStatus: number;
-}
+export type ModelBehaviour = DevBehaviour;
 
 export interface ModelStats {
   /** Calls received. */
@@ -37,72 +27,35 @@ const CATEGORIES: Array<[RegExp, string]> = [
 /**
  * An OpenAI-compatible chat-completions server for development and tests, over real HTTP: `POST
  * /v1/chat/completions` answers with a deterministic triage of the last user message, after a configurable
- * latency, or fails on demand. Nothing leaves the machine.
+ * latency, or fails on demand. A call whose client goes away during the latency is abandoned, as a model would.
  */
-export class FakeModelServer {
+export class FakeModelServer extends DevProviderServer<ModelBehaviour> {
   private readonly counts = { requests: 0, completed: 0, failed: 0, abandoned: 0, inFlight: 0 };
-  private behaviour: ModelBehaviour = {
-    latencyMs: 0,
-    nextLatenciesMs: [],
-    failureRate: 0,
-    failNext: 0,
-    failStatus: 503,
-  };
 
-  private constructor(
-    private readonly server: Server,
-    /** Up to and including `/v1`: what MODEL_BASE_URL takes. */
-    readonly baseUrl: string,
-    private readonly apiKey?: string,
-  ) {}
-
-  static async start(
-    options: { port?: number; host?: string; apiKey?: string; behaviour?: Partial<ModelBehaviour> } = {},
-  ): Promise<FakeModelServer> {
-    const server = createServer();
-    const host = options.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, host, resolve));
-    const model = new FakeModelServer(
-      server,
-      `http://${host}:${(server.address() as AddressInfo).port}/v1`,
-      options.apiKey,
-    );
-    model.configure(options.behaviour ?? {});
-    server.on('request', (request, response) =>
-      model
-        .route(request, response)
-        .catch((error: Error) => reply(response, 500, { error: { message: error.message } })),
-    );
-    return model;
+  private constructor(apiKey?: string) {
+    super(apiKey, {});
   }
 
-  configure(change: Partial<ModelBehaviour>): ModelBehaviour {
-    this.behaviour = { ...this.behaviour, ...change };
-    return this.behaviour;
+  static start(options: DevProviderOptions<ModelBehaviour> = {}): Promise<FakeModelServer> {
+    return new FakeModelServer(options.apiKey).listen(options);
+  }
+
+  /** Up to and including `/v1`: what MODEL_BASE_URL takes. */
+  get baseUrl(): string {
+    return `${this.url}/v1`;
   }
 
   stats(): ModelStats {
     return { ...this.counts };
   }
 
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = request.url?.split('?')[0];
-    if (request.method === 'POST' && path === '/v1/chat/completions') return this.complete(request, response);
-    if (request.method === 'GET' && path === '/_dev/stats') return reply(response, 200, this.stats());
-    if (request.method === 'POST' && path === '/_dev/behaviour')
-      return reply(response, 200, this.configure(JSON.parse((await readBody(request)) || '{}')));
-    reply(response, 404, { error: { message: 'not found' } });
+  protected routes(): Record<string, DevRoute> {
+    return { 'POST /v1/chat/completions': (request, response) => this.complete(request, response) };
   }
 
   private async complete(request: IncomingMessage, response: ServerResponse): Promise<void> {
     this.counts.requests++;
-    if (this.apiKey && request.headers.authorization !== `Bearer ${this.apiKey}`)
-      return reply(response, 401, { error: { message: 'invalid api key' } });
+    if (!this.authorized(request, response, { error: { message: 'invalid api key' } })) return;
     let body: { model?: string; messages?: Array<{ role?: string; content?: string }> };
     try {
       body = JSON.parse(await readBody(request));
@@ -112,25 +65,15 @@ export class FakeModelServer {
     if (!Array.isArray(body.messages) || body.messages.length === 0)
       return reply(response, 400, { error: { message: 'messages is required' } });
 
-    const latency =
-      this.behaviour.nextLatenciesMs.length > 0 ? this.behaviour.nextLatenciesMs.shift()! : this.behaviour.latencyMs;
-    const fail = this.behaviour.failNext > 0 || Math.random() < this.behaviour.failureRate;
-    if (this.behaviour.failNext > 0) this.behaviour.failNext--;
     this.counts.inFlight++;
-    try {
-      if (!(await waitUnlessClosed(latency, response))) {
-        this.counts.abandoned++;
-        return;
-      }
-    } finally {
-      this.counts.inFlight--;
-    }
-    if (fail) {
-      this.counts.failed++;
-      return reply(response, this.behaviour.failStatus, {
-        error: { message: 'failing on purpose', type: 'server_error' },
-      });
-    }
+    const outcome = await this.simulate(
+      response,
+      { error: { message: 'failing on purpose', type: 'server_error' } },
+      { abandonOnClose: true },
+    ).finally(() => this.counts.inFlight--);
+    if (outcome === 'abandoned') this.counts.abandoned++;
+    if (outcome === 'failed') this.counts.failed++;
+    if (outcome !== 'proceed') return;
     this.counts.completed++;
     const note = [...body.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
     reply(response, 200, {
@@ -150,34 +93,4 @@ function triage(text: string): { category: string; summary: string } {
   const note = text.split('Note:').pop()?.trim() ?? text;
   const category = CATEGORIES.find(([pattern]) => pattern.test(note))?.[1] ?? 'other';
   return { category, summary: note.split(/\s+/).slice(0, 20).join(' ') };
-}
-
-/** Resolves true after `ms`, or false as soon as the client closes the connection. */
-function waitUnlessClosed(ms: number, response: ServerResponse): Promise<boolean> {
-  if (ms <= 0) return Promise.resolve(!response.destroyed);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      response.off('close', onClose);
-      resolve(true);
-    }, ms);
-    const onClose = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    response.once('close', onClose);
-  });
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-function reply(response: ServerResponse, status: number, body: unknown): void {
-  if (response.headersSent || response.destroyed) return;
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }

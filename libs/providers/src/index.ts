@@ -1,0 +1,3 @@
+export * from './call-provider';
+export * from './provider-errors';
+export * from './provider-status';
