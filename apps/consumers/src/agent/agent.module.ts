@@ -36,4 +36,9 @@ import { ModelClient } from './model.client';
 })
 export class AgentModule {}
 
-export const AGENT_SERVICE = { group: 'agent', topics: [TOPICS.shopOrders], module: AgentModule } as const;
+export const AGENT_SERVICE = {
+  group: 'agent',
+  topics: [TOPICS.shopOrders],
+  module: AgentModule,
+  owner: { team: 'support-automation', contact: 'support-automation@example.com' },
+} as const;

@@ -7,4 +7,9 @@ import { RecordLedgerEntryUseCase } from './record-ledger-entry.usecase';
 @Module({ controllers: [LedgerController], providers: [RecordLedgerEntryUseCase] })
 export class LedgerModule {}
 
-export const LEDGER_SERVICE = { group: 'ledger', topics: [TOPICS.shopOrders], module: LedgerModule } as const;
+export const LEDGER_SERVICE = {
+  group: 'ledger',
+  topics: [TOPICS.shopOrders],
+  module: LedgerModule,
+  owner: { team: 'finance', contact: 'finance@example.com' },
+} as const;

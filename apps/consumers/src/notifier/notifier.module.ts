@@ -30,4 +30,9 @@ import { SendOrderEmailUseCase } from './send-order-email.usecase';
 })
 export class NotifierModule {}
 
-export const NOTIFIER_SERVICE = { group: 'notifier', topics: [TOPICS.shopOrders], module: NotifierModule } as const;
+export const NOTIFIER_SERVICE = {
+  group: 'notifier',
+  topics: [TOPICS.shopOrders],
+  module: NotifierModule,
+  owner: { team: 'customer-messaging', contact: 'messaging@example.com' },
+} as const;
