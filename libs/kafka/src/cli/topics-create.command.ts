@@ -1,16 +1,18 @@
-// npm run topics:create — create the project's topics (from libs/contracts) that are missing.
+// npm run topics:create — create the project's topics (from libs/contracts) that are missing, each name prefixed
+// with KAFKA_NAMESPACE, as the consumers app names the topics it subscribes to.
 import 'reflect-metadata';
+import { loadConfig } from '@app/config';
 import { projectTopics } from '@app/contracts';
 import { createKafka } from '../kafka-client';
 import { ensureTopics } from '../topic-admin';
+import { TopicsCreateEnv } from './topics-create.env';
 
 async function main(): Promise<void> {
-  const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',').map((broker) => broker.trim());
-  const partitions = Number(process.env.TOPIC_PARTITIONS || 6);
-  if (!Number.isInteger(partitions) || partitions < 1) throw new Error('TOPIC_PARTITIONS must be a positive integer');
-  const topics = projectTopics();
+  const env = loadConfig(TopicsCreateEnv);
+  const partitions = env.TOPIC_PARTITIONS;
+  const topics = projectTopics().map((topic) => `${env.KAFKA_NAMESPACE}${topic}`);
   const created = await ensureTopics(
-    createKafka('hookrail-topics', brokers),
+    createKafka('hookrail-topics', env.KAFKA_BROKERS),
     topics.map((topic) => ({ topic, numPartitions: partitions })),
   );
   console.log(
