@@ -1,6 +1,5 @@
-import { AppProcess, cleanEnv, freePort, waitFor } from '@app/testing';
+import { AppProcess, cleanEnv, committedOffsets, freePort, orderEvent, produce, waitFor } from '@app/testing';
 import { ConsumersTestBed } from '../apps/consumers/src/testing/consumers-fixtures';
-import { committedOffsets, orderEvent, produce } from '../libs/consumer-runtime/src/testing/order-events.fixture';
 
 describe('consumers process killed between the database commit and the offset commit', () => {
   let bed: ConsumersTestBed;

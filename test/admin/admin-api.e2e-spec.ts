@@ -1,8 +1,6 @@
 import { connect } from '@app/db';
-import { waitFor } from '@app/testing';
+import { DeadLetterScenario, orderEvent, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
-import { orderEvent } from '../../libs/consumer-runtime/src/testing/order-events.fixture';
-import { DeadLetterScenario } from '../../libs/dead-letters/src/testing/dead-letter-scenario';
 import { Ingress, startIngress } from '../ingress/ingress-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-the-admin-api-test';

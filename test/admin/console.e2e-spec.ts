@@ -1,8 +1,7 @@
 import { connect } from '@app/db';
+import { DeadLetterScenario, orderEvent } from '@app/testing';
 import { Browser, chromium, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
-import { orderEvent } from '../../libs/consumer-runtime/src/testing/order-events.fixture';
-import { DeadLetterScenario } from '../../libs/dead-letters/src/testing/dead-letter-scenario';
 import { Ingress, startIngress } from '../ingress/ingress-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-the-console-test';

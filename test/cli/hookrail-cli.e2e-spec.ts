@@ -1,10 +1,8 @@
 import { connect } from '@app/db';
-import { createTestDatabase, TestDatabase } from '@app/testing';
+import { createTestDatabase, DeadLetterScenario, orderEvent, TestDatabase } from '@app/testing';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { orderEvent } from '../../libs/consumer-runtime/src/testing/order-events.fixture';
-import { DeadLetterScenario } from '../../libs/dead-letters/src/testing/dead-letter-scenario';
 import { runCli } from '../../apps/cli/src/main';
 
 const bin = path.resolve(__dirname, '../../bin/hookrail');

@@ -3,7 +3,7 @@ import { waitFor } from '@app/testing';
 import { Ingress, orderData, post, secrets, startIngress } from './ingress-harness';
 import { standardHeaders } from './signing';
 
-describe('backpressure (guarantee 11)', () => {
+describe('backpressure before collapse', () => {
   let ingress: Ingress;
 
   beforeAll(async () => {

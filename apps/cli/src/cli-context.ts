@@ -2,6 +2,7 @@ import { connect } from '@app/db';
 import { createKafka } from '@app/kafka';
 import { Admin, Partitioners, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
+import { CLI_ENTITIES } from './cli.entities';
 import { CliEnv } from './config/cli.env';
 
 /** What a command needs, each made on first use and closed at the end: most commands touch only one of them. */
@@ -16,7 +17,12 @@ export class CliContext {
   ) {}
 
   async database(): Promise<DataSource> {
-    this.dataSource ??= await connect({ url: this.env.DATABASE_URL, applicationName: 'hookrail-cli', poolSize: 2 });
+    this.dataSource ??= await connect({
+      url: this.env.DATABASE_URL,
+      applicationName: 'hookrail-cli',
+      poolSize: 2,
+      entities: CLI_ENTITIES,
+    });
     return this.dataSource;
   }
 

@@ -19,6 +19,7 @@ import { collectDefaultMetrics } from 'prom-client';
 import { ConsumersEnv } from './config/consumers.env';
 import { ConsumerServiceDeps } from './consumer-service.deps';
 import { CONSUMER_SERVICES } from './consumer-services';
+import { CONSUMERS_ENTITIES } from './consumers.entities';
 import { ConsumersModule } from './consumers.module';
 import { HISTORY_RETENTION_JOB, pruneHistory } from './retention/history-retention';
 
@@ -31,6 +32,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     url: config.DATABASE_URL,
     applicationName: 'hookrail-consumers',
     poolSize: 2 + config.CONSUMER_GROUPS.length * config.CONSUMER_PARTITION_CONCURRENCY,
+    entities: CONSUMERS_ENTITIES,
   });
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });

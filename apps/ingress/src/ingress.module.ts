@@ -4,13 +4,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { Logger } from 'pino';
 import { AdminModule } from './admin/admin.module';
-import { BacklogRepository } from './backpressure/backlog.repository';
 import { BACKPRESSURE_SETTINGS, BackpressureService } from './backpressure/backpressure.service';
 import { IngressEnv } from './config/ingress.env';
+import { AgentTaskStatusRepository } from './events/agent-task-status.repository';
 import { EventsController } from './events/events.controller';
 import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
-import { OutboxStatusRepository } from './events/outbox-status.repository';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
 import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
@@ -18,6 +17,7 @@ import { RecordEventUseCase } from './events/usecases/record-event/record-event.
 import { StreamEventStatusUseCase } from './events/usecases/stream-event-status/stream-event-status.usecase';
 import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
+import { INGRESS_ENTITIES } from './ingress.entities';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { InboundEventsRetentionService } from './retention/inbound-events-retention.service';
@@ -36,6 +36,7 @@ export class IngressModule {
           url: config.DATABASE_URL,
           applicationName: 'hookrail-ingress',
           poolSize: config.DATABASE_POOL_SIZE,
+          entities: INGRESS_ENTITIES,
         }),
         AdminModule.forRoot({
           adminToken: config.ADMIN_TOKEN,
@@ -57,11 +58,10 @@ export class IngressModule {
             retryAfterSeconds: 5,
           },
         },
-        BacklogRepository,
         BackpressureService,
         IngressMetrics,
         InboundEventRepository,
-        OutboxStatusRepository,
+        AgentTaskStatusRepository,
         outboxNotifierProvider,
         RecordEventUseCase,
         AcceptWebhookUseCase,

@@ -6,6 +6,7 @@ import { RelayEnv } from './config/relay.env';
 import { OutboxRelayService } from './drain/outbox-relay.service';
 import { RelayMetricsService } from './metrics/relay-metrics.service';
 import { RelayMetrics } from './metrics/relay.metrics';
+import { RELAY_ENTITIES } from './relay.entities';
 import { OutboxRetentionService } from './retention/outbox-retention.service';
 
 @Module({})
@@ -15,7 +16,12 @@ export class RelayModule {
       module: RelayModule,
       imports: [
         LoggerModule.forRoot(logger),
-        DatabaseModule.forRoot({ url: config.DATABASE_URL, applicationName: 'hookrail-relay', poolSize: 4 }),
+        DatabaseModule.forRoot({
+          url: config.DATABASE_URL,
+          applicationName: 'hookrail-relay',
+          poolSize: 4,
+          entities: RELAY_ENTITIES,
+        }),
       ],
       providers: [
         { provide: RelayEnv, useValue: config },

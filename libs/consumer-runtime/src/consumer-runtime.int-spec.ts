@@ -3,9 +3,12 @@ import { connect } from '@app/db';
 import { ensureTopics } from '@app/kafka';
 import { createLogger } from '@app/logger';
 import {
+  committedOffsets,
   createTestDatabase,
   createTestTopic,
   deleteTopics,
+  orderEvent,
+  produce,
   TestDatabase,
   testKafka,
   uniqueName,
@@ -24,7 +27,6 @@ import {
   PermanentError,
   RetryPolicy,
 } from '.';
-import { committedOffsets, orderEvent, produce } from './testing/order-events.fixture';
 
 const FAST_RETRY: Partial<RetryPolicy> = { baseDelayMs: 5, maxDelayMs: 20 };
 

@@ -1,6 +1,8 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+
+/** TypeORM entity classes. */
+export type EntityClass = Function;
 
 export interface DataSourceSettings {
   url: string;
@@ -10,6 +12,12 @@ export interface DataSourceSettings {
   /** Fail fast when Postgres is unreachable, so a request gets a 503 instead of hanging. */
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /**
+   * The entities of the tables this DataSource's owner writes; an app passes its list (`<app>.entities.ts`). The
+   * statements are hand-written SQL, which needs no entity; the whole schema is composed at the top level
+   * (`scripts/db/schema.ts`) for the drift check.
+   */
+  entities?: readonly EntityClass[];
 }
 
 export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptions {
@@ -17,7 +25,7 @@ export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptio
     type: 'postgres',
     url: settings.url,
     applicationName: settings.applicationName,
-    entities: ENTITIES,
+    entities: [...(settings.entities ?? [])],
     migrations: MIGRATIONS,
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,

@@ -1,10 +1,9 @@
 import { HOOKRAIL_HEADERS } from '@app/contracts';
 import { connect } from '@app/db';
 import { JobHeartbeatRepository } from '@app/jobs';
-import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
+import { createTestDatabase, DeadLetterScenario, orderEvent, TestDatabase, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { orderEvent } from '../../consumer-runtime/src/testing/order-events.fixture';
 import {
   DEAD_LETTER_RETENTION_JOB,
   DeadLetterAuditRepository,
@@ -12,7 +11,6 @@ import {
   purgeDeadLetters,
   replayDeadLetters,
 } from '.';
-import { DeadLetterScenario } from './testing/dead-letter-scenario';
 
 describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () => {
   let database: TestDatabase;

@@ -4,8 +4,6 @@ export * from './dead-letter.entity';
 export * from './dead-letter-filter';
 export * from './dead-letter-message';
 export * from './dead-letters.repository';
-export * from './ops/consumer-lag';
-export * from './ops/outbox-backlog';
 export * from './replay/purge-dead-letters.usecase';
 export * from './replay/replay-dead-letters.usecase';
 export * from './retention/dead-letter-retention';

@@ -1,5 +1,4 @@
 import { EntityManager } from 'typeorm';
-import { JobHeartbeatEntity } from './job-heartbeat.entity';
 
 export interface JobRun {
   name: string;
@@ -8,6 +7,19 @@ export interface JobRun {
   affected: number;
   /** Undefined when the run succeeded. */
   error?: string;
+}
+
+/** A job's row in job_heartbeats: its last run. */
+export interface JobHeartbeat {
+  name: string;
+  lastStartedAt: Date;
+  lastFinishedAt: Date;
+  lastDurationMs: number;
+  /** Rows the last run deleted or changed (a bigint, as text). */
+  lastAffected: string;
+  /** Null when the last run succeeded. */
+  lastError: string | null;
+  lastSucceededAt: Date | null;
 }
 
 /** The job_heartbeats statements, one method each. */
@@ -36,7 +48,31 @@ export class JobHeartbeatRepository {
     );
   }
 
-  async find(name: string): Promise<JobHeartbeatEntity | null> {
-    return this.manager.findOneBy(JobHeartbeatEntity, { name });
+  async find(name: string): Promise<JobHeartbeat | null> {
+    const rows: Array<{
+      name: string;
+      last_started_at: Date;
+      last_finished_at: Date;
+      last_duration_ms: number;
+      last_affected: string;
+      last_error: string | null;
+      last_succeeded_at: Date | null;
+    }> = await this.manager.query(
+      `SELECT name, last_started_at, last_finished_at, last_duration_ms, last_affected, last_error, last_succeeded_at
+         FROM job_heartbeats WHERE name = $1`,
+      [name],
+    );
+    const row = rows[0];
+    return row
+      ? {
+          name: row.name,
+          lastStartedAt: row.last_started_at,
+          lastFinishedAt: row.last_finished_at,
+          lastDurationMs: row.last_duration_ms,
+          lastAffected: row.last_affected,
+          lastError: row.last_error,
+          lastSucceededAt: row.last_succeeded_at,
+        }
+      : null;
   }
 }

@@ -1,2 +1,3 @@
+export * from './consumer-lag';
 export * from './kafka-client';
 export * from './topic-admin';

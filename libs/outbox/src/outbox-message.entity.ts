@@ -39,11 +39,12 @@ export class OutboxMessageEntity {
   publishedAt: Date | null;
 
   /**
-   * Set when the broker rejected the row for good (e.g. too large). The row and every later row of the same key
-   * wait until an operator requeues it (failed_at = NULL) or deletes it; the rest of the lane goes on.
+   * When the row was parked: the broker rejected it for good (e.g. too large). The row and every later row of the
+   * same key wait until an operator requeues it (failed_at = NULL) or deletes it; the rest of the lane goes on. The
+   * column keeps the name operators type in that statement (and `hookrail_outbox_failed_rows` counts these rows).
    */
   @Column('timestamptz', { name: 'failed_at', nullable: true })
-  failedAt: Date | null;
+  parkedAt: Date | null;
 
   @Column('integer', { default: 0 })
   attempts: number;

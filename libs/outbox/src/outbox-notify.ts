@@ -1,6 +1,5 @@
+import { poolQuery } from '@app/db';
 import { DataSource } from 'typeorm';
-// By path: @app/db's entity list imports @app/outbox, and a cycle through its index would leave this undefined.
-import { poolQuery } from '../../db/src/pool-query';
 
 /** The channel relays LISTEN on to wake up as soon as outbox rows are committed; their poll covers a lost one. */
 export const OUTBOX_CHANNEL = 'hookrail_outbox';

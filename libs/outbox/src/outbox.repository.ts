@@ -1,34 +1,72 @@
-import { NewOutboxRow } from './outbox';
+import { NewOutboxRow, OutboxRow } from './outbox-row';
 import { QueryRows } from './query-rows';
 
-/** An outbox row as the relay publishes it: what was written, plus its id and time. */
-export interface OutboxRow extends NewOutboxRow {
-  id: string;
-  createdAt: Date;
+const OUTBOX_COLUMNS = 'lane, event_id, topic, key, value, headers';
+
+/**
+ * The outbox INSERT as the body of a data-modifying CTE, for the one writer that must insert its own row and the
+ * outbox row in ONE statement (the ingress): it inserts the outbox row for the `id` of each row of the CTE `from`
+ * (none when `from` is empty) and returns its `event_id`. Its parameters are `$first` to `$first + 4`, in the order
+ * of `outboxRowFromParams`. Every other writer calls `addToOutbox`.
+ */
+export function insertOutboxRowFrom(from: string, first: number): string {
+  const [lane, topic, key, value, headers] = [0, 1, 2, 3, 4].map((offset) => `$${first + offset}`);
+  return `INSERT INTO outbox (${OUTBOX_COLUMNS})
+         SELECT ${lane}, ${from}.id, ${topic}, ${key}, ${value}, ${headers} FROM ${from}
+         RETURNING event_id`;
 }
 
-export interface Rejection {
+/** The parameters of `insertOutboxRowFrom`: the row's values but its event id, which the CTE supplies. */
+export const outboxRowFromParams = (row: NewOutboxRow): unknown[] => [
+  row.lane,
+  row.topic,
+  row.key,
+  row.value,
+  row.headers,
+];
+
+/** A row the broker rejected for good, to park with the broker's reason. */
+export interface RowToPark {
   id: string;
   error: string;
 }
 
+/**
+ * The outbox rows not yet published, per topic: what `/admin/backlog`, `hookrail outbox backlog` and the relay's
+ * gauges show.
+ */
 export interface OutboxBacklog {
-  /** Unpublished rows that are not parked (including those held behind a parked row of their key). */
-  pending: number;
-  /** Rows the broker rejected for good, waiting for an operator. */
-  failed: number;
-  /** Creation time of the oldest pending row, or null when there is none. */
-  oldestPendingAt: Date | null;
+  /** Rows not yet published, parked rows included. */
+  unpublished: number;
+  /** Of those, the parked rows: the broker rejected them for good; they wait for an operator. */
+  parked: number;
+  /** Age of the oldest unpublished row in seconds, parked rows included (0 when there is none). */
+  oldestAgeSeconds: number;
+  byTopic: Array<{ topic: string; unpublished: number; oldestAgeSeconds: number }>;
 }
 
-/** Every outbox statement of the relay and the retention job, one named method each. */
+/**
+ * Every outbox statement, one named method each: the writers' insert, the relay's claim, mark, park and retention,
+ * and the reads of the ingress (backpressure, event status), the operators (backlog) and the relay's gauges. A row
+ * is pending until published; a parked row (`failed_at` set: the broker rejected it for good) waits for an operator,
+ * and every later row of its key waits behind it.
+ */
 export class OutboxRepository {
   constructor(private readonly rows: QueryRows) {}
 
+  /** One new row, in the transaction of the `QueryRows` given. Returns its id. */
+  async insert(row: NewOutboxRow): Promise<string> {
+    const [inserted] = await this.rows<{ id: string }>(
+      `INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [row.lane, row.eventId, row.topic, row.key, row.value, row.headers],
+    );
+    return inserted.id;
+  }
+
   /**
    * Locks the next unpublished rows of the given lanes, oldest first within each lane, skipping rows of a key that
-   * has a parked (failed) row. One index probe per lane; lanes are visited in the order given, so a caller that
-   * rotates the order shares a full batch fairly. Rows come back ordered by id.
+   * has a parked row. One index probe per lane; lanes are visited in the order given, so a caller that rotates the
+   * order shares a full batch fairly. Rows come back ordered by id.
    */
   async claimBatch(lanes: number[], limit: number): Promise<OutboxRow[]> {
     const rows = await this.rows<RawRow>(
@@ -48,7 +86,7 @@ export class OutboxRepository {
         LIMIT $2`,
       [lanes, limit],
     );
-    return rows.map(toOutboxRow).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
+    return rows.map(fromRaw).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
   }
 
   /** Marks rows the broker acknowledged; `published_at` is the time of the acknowledgement. */
@@ -64,8 +102,8 @@ export class OutboxRepository {
     return row.count;
   }
 
-  /** Parks rows the broker rejected for good. */
-  async markRejected(rejections: Rejection[]): Promise<number> {
+  /** Parks rows the broker rejected for good (the column `failed_at` holds the time they were parked). */
+  async markParked(rows: RowToPark[]): Promise<number> {
     const [row] = await this.rows<{ count: number }>(
       `WITH parked AS (
          UPDATE outbox SET failed_at = now(), attempts = attempts + 1, last_error = rejected.error
@@ -73,7 +111,7 @@ export class OutboxRepository {
           WHERE outbox.id = rejected.id
          RETURNING 1)
        SELECT count(*)::int AS count FROM parked`,
-      [rejections.map((rejection) => rejection.id), rejections.map((rejection) => rejection.error)],
+      [rows.map((parked) => parked.id), rows.map((parked) => parked.error)],
     );
     return row.count;
   }
@@ -101,14 +139,50 @@ export class OutboxRepository {
     return row.count;
   }
 
-  async backlog(): Promise<OutboxBacklog> {
-    const [row] = await this.rows<{ pending: number; failed: number; oldest_pending_at: Date | null }>(
-      `SELECT count(*) FILTER (WHERE failed_at IS NULL)::int AS pending,
-              count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed,
-              min(created_at) FILTER (WHERE failed_at IS NULL) AS oldest_pending_at
-         FROM outbox WHERE published_at IS NULL`,
+  /** Unpublished rows, parked ones included, counted up to `cap` only: cheap however large the backlog is. */
+  async countUnpublished(cap: number): Promise<number> {
+    const [row] = await this.rows<{ count: number }>(
+      `SELECT count(*)::int AS count FROM (SELECT 1 FROM outbox WHERE published_at IS NULL LIMIT $1) unpublished`,
+      [cap],
     );
-    return { pending: row.pending, failed: row.failed, oldestPendingAt: row.oldest_pending_at };
+    return row.count;
+  }
+
+  /** The event's outbox row, if retention has not pruned it yet (it prunes only published rows). */
+  async findPublication(
+    eventId: string,
+  ): Promise<{ publishedAt: Date | null; parkedAt: Date | null; lastError: string | null } | undefined> {
+    const [row] = await this.rows<{ published_at: Date | null; failed_at: Date | null; last_error: string | null }>(
+      `SELECT published_at, failed_at, last_error FROM outbox WHERE event_id = $1 ORDER BY id LIMIT 1`,
+      [eventId],
+    );
+    return row && { publishedAt: row.published_at, parkedAt: row.failed_at, lastError: row.last_error };
+  }
+
+  async backlog(): Promise<OutboxBacklog> {
+    const rows = await this.rows<{ topic: string; unpublished: number; parked: number; age: number }>(
+      `SELECT topic, count(*)::int AS unpublished, count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS parked,
+              COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age
+         FROM outbox WHERE published_at IS NULL GROUP BY topic ORDER BY unpublished DESC, topic`,
+    );
+    return {
+      unpublished: rows.reduce((sum, row) => sum + row.unpublished, 0),
+      parked: rows.reduce((sum, row) => sum + row.parked, 0),
+      oldestAgeSeconds: Math.round(Math.max(0, ...rows.map((row) => row.age))),
+      byTopic: rows.map((row) => ({
+        topic: row.topic,
+        unpublished: row.unpublished,
+        oldestAgeSeconds: Math.round(row.age),
+      })),
+    };
+  }
+
+  /** Creation time of the oldest pending row (unpublished, not parked), or null when there is none. */
+  async oldestPendingAt(): Promise<Date | null> {
+    const [row] = await this.rows<{ oldest: Date | null }>(
+      `SELECT min(created_at) AS oldest FROM outbox WHERE published_at IS NULL AND failed_at IS NULL`,
+    );
+    return row.oldest;
   }
 }
 
@@ -123,7 +197,7 @@ interface RawRow {
   created_at: Date;
 }
 
-function toOutboxRow(raw: RawRow): OutboxRow {
+function fromRaw(raw: RawRow): OutboxRow {
   return {
     id: raw.id,
     lane: raw.lane,

@@ -1,6 +1,5 @@
+import { statementName } from '@app/db';
 import { EntityManager } from 'typeorm';
-// By path: @app/db's entity list imports @app/outbox, and a cycle through its index would leave this undefined.
-import { statementName } from '../../db/src/statement-name';
 
 /**
  * Runs one statement and returns its rows. Every outbox statement returns rows (SELECT, or a CTE around

@@ -6,3 +6,5 @@ export * from './kafka-proxy';
 export * from './topic-reader';
 export * from './free-port';
 export * from './test-data-source';
+export * from './order-events.fixture';
+export * from './dead-letter-scenario';

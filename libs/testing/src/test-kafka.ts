@@ -1,6 +1,7 @@
+import { CloudEvent, KafkaRecord, toKafkaRecord } from '@app/contracts';
+import { createKafka, ensureTopics } from '@app/kafka';
 import { randomBytes } from 'node:crypto';
 import { Kafka } from 'kafkajs';
-import { createKafka, ensureTopics } from '@app/kafka';
 
 export const TEST_BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 
@@ -24,6 +25,34 @@ export async function deleteTopics(topics: string[]): Promise<void> {
   await admin.connect();
   try {
     await admin.deleteTopics({ topics, timeout: 10_000 });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Produces records the way the relay does (idempotent producer, acks from all replicas), in order. */
+export async function produce(kafka: Kafka, topic: string, records: Array<CloudEvent | KafkaRecord>): Promise<void> {
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  try {
+    const messages = records.map((record) =>
+      'specversion' in record ? toKafkaRecord(record as CloudEvent) : (record as KafkaRecord),
+    );
+    for (let start = 0; start < messages.length; start += 500) {
+      await producer.send({ topic, acks: -1, messages: messages.slice(start, start + 500) });
+    }
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** The group's committed offset per partition (-1: nothing committed). */
+export async function committedOffsets(kafka: Kafka, groupId: string, topic: string): Promise<number[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const [result] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return result.partitions.sort((a, b) => a.partition - b.partition).map((partition) => Number(partition.offset));
   } finally {
     await admin.disconnect();
   }

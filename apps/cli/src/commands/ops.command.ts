@@ -1,11 +1,13 @@
 import { CONSUMER_GROUPS } from '@app/contracts';
-import { DEAD_LETTER_STORE_GROUP, findConsumerLag, findOutboxBacklog } from '@app/dead-letters';
+import { DEAD_LETTER_STORE_GROUP } from '@app/dead-letters';
+import { findConsumerLag } from '@app/kafka';
+import { managerRows, OutboxRepository } from '@app/outbox';
 import { CliContext } from '../cli-context';
 import { formatFields, formatTable } from '../output/table';
 
 /** `hookrail outbox backlog`: rows the relay has not published yet. */
 export async function outboxBacklogCommand(ctx: CliContext, options: { json: boolean }): Promise<void> {
-  const backlog = await findOutboxBacklog(await ctx.database());
+  const backlog = await new OutboxRepository(managerRows((await ctx.database()).manager)).backlog();
   if (options.json) return ctx.out(JSON.stringify(backlog, null, 2));
   ctx.out(
     formatFields({ unpublished: backlog.unpublished, parked: backlog.parked, 'oldest (s)': backlog.oldestAgeSeconds }),

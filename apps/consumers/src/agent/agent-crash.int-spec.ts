@@ -1,6 +1,5 @@
-import { freePort, TestProcesses, waitFor } from '@app/testing';
+import { freePort, orderEvent, produce, TestProcesses, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
-import { orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { FakeModelServer } from './dev-model/model.server';
 import { findAgentTask } from './find-agent-task';

@@ -1,10 +1,9 @@
 import { Closable } from '@app/config';
 import { replayDeadLetters, startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
-import { TEST_BROKERS, waitFor } from '@app/testing';
+import { orderEvent, produce, TEST_BROKERS, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
-import { orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { FakeModelServer } from './dev-model/model.server';
 import { findAgentTask } from './find-agent-task';

@@ -1,7 +1,6 @@
 import { connect } from '@app/db';
-import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
+import { createTestDatabase, orderEvent, TestDatabase, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
-import { orderEvent } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import {
   ClaimedAgentTask,
   claimAgentTask,

@@ -46,10 +46,10 @@ export interface AgentWorkerDeps {
 }
 
 /**
- * Guarantee 8: works one claimed task at a time, outside any Kafka partition. The claim raises the fencing token;
- * the lease is renewed while the model runs; the result is written only if the token is still ours. A failure is
- * `failed` with a backoff, or `dead` after the last attempt (or at once when no retry can help), and then
- * dead-lettered.
+ * Slow work never blocks a partition: works one claimed task at a time, outside any Kafka partition. The claim
+ * raises the fencing token; the lease is renewed while the model runs; the result is written only if the token is
+ * still ours. A failure is `failed` with a backoff, or `dead` after the last attempt (or at once when no retry can
+ * help), and then dead-lettered.
  */
 export class AgentWorker {
   constructor(private readonly deps: AgentWorkerDeps) {}

@@ -1,9 +1,8 @@
 import { Closable } from '@app/config';
 import { findGroupStatuses } from '@app/consumer-runtime';
 import { HOOKRAIL_HEADERS, SHOP_ORDER_PLACED_V1 } from '@app/contracts';
-import { TopicReader, waitFor } from '@app/testing';
+import { orderEvent, produce, TopicReader, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
-import { orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { FakeModelServer } from './dev-model/model.server';
 import { findAgentTask } from './find-agent-task';

@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentTaskState } from './agent-task.entity';
 
-/** The agent task of one event, as the status API shows it. */
+/** The whole agent task of one event, as the agent's tests inspect it (the status API reads its own few columns). */
 export interface AgentTaskStatus {
   eventId: string;
   state: AgentTaskState;

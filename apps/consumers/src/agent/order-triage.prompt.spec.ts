@@ -1,5 +1,5 @@
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
-import { orderEvent } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
+import { orderEvent } from '@app/testing';
 import { needsTriage, readTriage, triagePrompt } from './order-triage.prompt';
 
 const withNote = (note?: string) => orderEvent('ord-1', { data: { note } }) as CloudEvent<OrderFieldsV1>;

@@ -1,8 +1,7 @@
 import { Closable } from '@app/config';
 import { findGroupStatuses } from '@app/consumer-runtime';
 import { SHOP_ORDER_CANCELLED_V1, SHOP_ORDER_PAID_V1 } from '@app/contracts';
-import { waitFor } from '@app/testing';
-import { orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
+import { orderEvent, produce, waitFor } from '@app/testing';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { findLedgerBalances } from './ledger-entries.repository';
 

@@ -1,10 +1,5 @@
-import { TestProcesses, waitFor } from '@app/testing';
+import { committedOffsets, orderEvent, produce, TestProcesses, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
-import {
-  committedOffsets,
-  orderEvent,
-  produce,
-} from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { DevEmailProvider } from './dev-provider/email-provider.server';
 

@@ -1,8 +1,7 @@
 import { Closable } from '@app/config';
 import { SHOP_ORDER_PAID_V1 } from '@app/contracts';
-import { waitFor } from '@app/testing';
+import { orderEvent, produce, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
-import { orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { DevEmailProvider } from './dev-provider/email-provider.server';
 

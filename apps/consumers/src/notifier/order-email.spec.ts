@@ -1,5 +1,5 @@
 import { CloudEvent, OrderFieldsV1, SHOP_ORDER_CANCELLED_V1 } from '@app/contracts';
-import { orderEvent } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
+import { orderEvent } from '@app/testing';
 import { composeOrderEmail, formatAmount } from './order-email';
 
 describe('order email', () => {

@@ -9,7 +9,7 @@ import { NotifierMetrics } from './notifier.metrics';
 import { composeOrderEmail } from './order-email';
 
 /**
- * Guarantee 7, in the order that makes a crash cheap:
+ * External effects once: the email goes out once, in the order that makes a crash cheap:
  * 1. commit the intent (`sending`) — a restart finds it;
  * 2. call the provider with `Idempotency-Key: <event id>` — the irreversible step, last;
  * 3. commit `sent` with the provider's message id.

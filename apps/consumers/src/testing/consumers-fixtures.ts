@@ -1,10 +1,9 @@
 import { Closable, loadConfig } from '@app/config';
 import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
-import { createTestDatabase, deleteTopics, TestDatabase, testKafka, uniqueName } from '@app/testing';
+import { committedOffsets, createTestDatabase, deleteTopics, TestDatabase, testKafka, uniqueName } from '@app/testing';
 import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { committedOffsets } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import { ConsumersEnv } from '../config/consumers.env';
 import { startConsumers } from '../consumers.app';
 

@@ -1,10 +1,10 @@
 import { Database } from '@app/db';
 import { LOGGER } from '@app/logger';
+import { managerRows, OutboxRepository } from '@app/outbox';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Problem } from '../http/problem';
 import { IngressMetrics } from '../metrics/ingress.metrics';
-import { BacklogRepository } from './backlog.repository';
 
 export const BACKPRESSURE_SETTINGS = Symbol('BACKPRESSURE_SETTINGS');
 
@@ -16,9 +16,9 @@ export interface BackpressureSettings {
 }
 
 /**
- * Guarantee 11: when the relay cannot keep up (broker down, relay stopped), the outbox backlog grows; past the
- * threshold the ingress answers 429 with Retry-After instead of growing the queue without a drain plan. The backlog
- * is sampled in the background, never counted on the request path.
+ * Backpressure before collapse: when the relay cannot keep up (broker down, relay stopped), the outbox backlog grows;
+ * past the threshold the ingress answers 429 with Retry-After instead of growing the queue without a drain plan. The
+ * backlog is sampled in the background, never counted on the request path.
  */
 @Injectable()
 export class BackpressureService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -28,7 +28,6 @@ export class BackpressureService implements OnApplicationBootstrap, OnApplicatio
   constructor(
     @Inject(BACKPRESSURE_SETTINGS) private readonly settings: BackpressureSettings,
     private readonly database: Database,
-    private readonly repository: BacklogRepository,
     private readonly metrics: IngressMetrics,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -59,10 +58,8 @@ export class BackpressureService implements OnApplicationBootstrap, OnApplicatio
 
   async sample(): Promise<void> {
     try {
-      const backlog = await this.repository.countUnpublished(
-        await this.database.connection(),
-        this.settings.maxBacklog,
-      );
+      const outbox = new OutboxRepository(managerRows((await this.database.connection()).manager));
+      const backlog = await outbox.countUnpublished(this.settings.maxBacklog);
       const wasOver = this.backlog >= this.settings.maxBacklog;
       this.backlog = backlog;
       this.metrics.backlog(backlog);

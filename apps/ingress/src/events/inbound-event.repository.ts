@@ -1,5 +1,5 @@
 import { poolQuery } from '@app/db';
-import { NewOutboxRow, OUTBOX_COLUMNS } from '@app/outbox';
+import { insertOutboxRowFrom, NewOutboxRow, outboxRowFromParams } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -21,6 +21,17 @@ export interface InboundEventRow {
   receivedAt: Date;
 }
 
+/** The statement of `insertWithOutbox`; its second half is the outbox library's INSERT (`insertOutboxRowFrom`). */
+const INSERT_WITH_OUTBOX = `WITH event AS (
+         INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (source, sender_event_id) DO NOTHING
+         RETURNING id
+       ), queued AS (
+         ${insertOutboxRowFrom('event', 8)}
+       )
+       SELECT event_id FROM queued`;
+
 /** SQL of the inbound_events table, one method per statement. */
 @Injectable()
 export class InboundEventRepository {
@@ -30,32 +41,16 @@ export class InboundEventRepository {
    * on (source, sender_event_id) — decided by the unique constraint — writes neither. True when inserted.
    */
   async insertWithOutbox(dataSource: DataSource, event: NewInboundEvent, outbox: NewOutboxRow): Promise<boolean> {
-    const rows = await poolQuery(
-      dataSource,
-      `WITH event AS (
-         INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (source, sender_event_id) DO NOTHING
-         RETURNING id
-       ), queued AS (
-         INSERT INTO outbox (${OUTBOX_COLUMNS})
-         SELECT $8, event.id, $9, $10, $11, $12 FROM event
-         RETURNING event_id
-       )
-       SELECT event_id FROM queued`,
-      [
-        ...[
-          event.id,
-          event.source,
-          event.senderEventId,
-          event.type,
-          event.aggregateId,
-          event.payloadHash,
-          JSON.stringify(event.payload),
-        ],
-        ...[outbox.lane, outbox.topic, outbox.key, outbox.value, outbox.headers],
-      ],
-    );
+    const rows = await poolQuery(dataSource, INSERT_WITH_OUTBOX, [
+      event.id,
+      event.source,
+      event.senderEventId,
+      event.type,
+      event.aggregateId,
+      event.payloadHash,
+      JSON.stringify(event.payload),
+      ...outboxRowFromParams(outbox),
+    ]);
     return rows.length === 1;
   }
 

@@ -42,7 +42,10 @@ export class RelayEnv extends BaseEnv {
   @Min(1024)
   RELAY_MAX_REQUEST_BYTES = 900_000;
 
-  /** Longest wait between retries while the broker or the database is unavailable (full jitter below it). */
+  /**
+   * Longest wait between retries while the broker or the database is unavailable; each wait is drawn between half
+   * and all of its exponential ceiling (equal jitter).
+   */
   @Type(() => Number)
   @IsInt()
   @Min(100)

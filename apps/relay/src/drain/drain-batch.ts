@@ -13,7 +13,7 @@ export interface DrainSettings {
 export interface DrainResult {
   claimed: number;
   published: number;
-  rejected: number;
+  parked: number;
 }
 
 /** A transient publish failure: the batch was rolled back and will be retried. */
@@ -42,7 +42,7 @@ export async function drainBatch(
 ): Promise<DrainResult> {
   return session.transaction(async () => {
     const rows = await session.outbox.claimBatch(lanes, settings.batchSize);
-    if (rows.length === 0) return { claimed: 0, published: 0, rejected: 0 };
+    if (rows.length === 0) return { claimed: 0, published: 0, parked: 0 };
     metrics.batchSize.observe(rows.length);
 
     const send = async (chunk: OutboxRow[]) => {
@@ -68,12 +68,12 @@ export async function drainBatch(
     }
 
     if (outcome.published.length) await session.outbox.markPublished(outcome.published.map((row) => row.id));
-    if (outcome.rejected.length) {
-      await session.outbox.markRejected(
-        outcome.rejected.map(({ row, error }) => ({ id: row.id, error: `${error.name}: ${error.message}` })),
+    if (outcome.parked.length) {
+      await session.outbox.markParked(
+        outcome.parked.map(({ row, error }) => ({ id: row.id, error: `${error.name}: ${error.message}` })),
       );
-      metrics.failures.inc({ kind: 'rejected' }, outcome.rejected.length);
-      for (const { row, error } of outcome.rejected) {
+      metrics.failures.inc({ kind: 'rejected' }, outcome.parked.length);
+      for (const { row, error } of outcome.parked) {
         logger.error(
           {
             eventId: row.eventId,
@@ -88,6 +88,6 @@ export async function drainBatch(
         );
       }
     }
-    return { claimed: rows.length, published: outcome.published.length, rejected: outcome.rejected.length };
+    return { claimed: rows.length, published: outcome.published.length, parked: outcome.parked.length };
   });
 }

@@ -11,7 +11,7 @@ import { Wakeup } from './wakeup';
 /**
  * One drain loop: a lane session (its own connection, member slot and lanes) and its own producer. It drains its
  * lanes batch by batch, sleeps until a notification or the poll interval when they are empty, and backs off with
- * jitter while the broker or the database is unavailable. Stopping finishes the batch in progress and then gives
+ * equal jitter while the broker or the database is unavailable. Stopping finishes the batch in progress and then gives
  * back every lock.
  */
 export class DrainLoop {

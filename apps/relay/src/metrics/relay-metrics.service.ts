@@ -19,9 +19,10 @@ export class RelayMetricsService implements OnApplicationBootstrap, OnModuleDest
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.server = new MetricsServer(metrics.registry);
-    metrics.readBacklogFrom(async () =>
-      new OutboxRepository(managerRows((await this.database.connection()).manager)).backlog(),
-    );
+    metrics.readBacklogFrom(async () => {
+      const outbox = new OutboxRepository(managerRows((await this.database.connection()).manager));
+      return { backlog: await outbox.backlog(), oldestPendingAt: await outbox.oldestPendingAt() };
+    });
   }
 
   /**

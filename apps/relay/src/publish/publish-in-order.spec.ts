@@ -30,7 +30,7 @@ describe('publishInOrder', () => {
     expect(ids(accepted)).toEqual([1, 2, 3, 4]);
   });
 
-  it('rejects only the poison row, holds later rows of its key, and publishes the rest in order', async () => {
+  it('parks only the poison row, holds later rows of its key, and publishes the rest in order', async () => {
     const { accepted, send } = broker();
     const rows = [
       row(1, 'a'),
@@ -42,7 +42,7 @@ describe('publishInOrder', () => {
       row(7, 'a', 'y', 1),
     ];
     const outcome = await publishInOrder(rows, send, options);
-    expect(ids(outcome.rejected.map((r) => r.row))).toEqual([3]);
+    expect(ids(outcome.parked.map((r) => r.row))).toEqual([3]);
     expect(ids(outcome.held)).toEqual([5]);
     expect(ids(outcome.published).sort((a, b) => a - b)).toEqual([1, 2, 4, 6, 7]);
     expect(ids(accepted)).toEqual(ids(outcome.published));

@@ -3,9 +3,9 @@ import { OutboxRow } from '@app/outbox';
 export interface PublishOutcome {
   /** Rows the broker acknowledged. */
   published: OutboxRow[];
-  /** Rows the broker rejected for good, with the reason. */
-  rejected: Array<{ row: OutboxRow; error: Error }>;
-  /** Later rows of a rejected row's key: not sent, so that the key's order holds; they wait behind it. */
+  /** Rows the broker rejected for good, with its reason: the caller parks them. */
+  parked: Array<{ row: OutboxRow; error: Error }>;
+  /** Later rows of a parked row's key: not sent, so that the key's order holds; they wait behind it. */
   held: OutboxRow[];
 }
 
@@ -46,7 +46,7 @@ export function chunkBySize(rows: OutboxRow[], maxBytes: number): OutboxRow[][] 
 /**
  * Sends `rows` (ordered by id) in consecutive requests, so that each key's messages reach the broker in order.
  * A transient error propagates (the caller rolls back and retries everything). A permanent error is narrowed down
- * by halving the request until the one row that causes it is found; that row is rejected, and every later row of
+ * by halving the request until the one row that causes it is found; that row is parked, and every later row of
  * the same lane and key is held back, never sent after it. The other rows go on.
  * A request that failed may have been written in part (other partitions), so narrowing can publish a row twice:
  * at-least-once, as everywhere else.
@@ -56,7 +56,7 @@ export async function publishInOrder(
   send: (rows: OutboxRow[]) => Promise<void>,
   options: PublishOptions,
 ): Promise<PublishOutcome> {
-  const outcome: PublishOutcome = { published: [], rejected: [], held: [] };
+  const outcome: PublishOutcome = { published: [], parked: [], held: [] };
   const blocked = new Set<string>();
   const blockKey = (row: OutboxRow) => `${row.lane}\u0000${row.key}`;
 
@@ -70,7 +70,7 @@ export async function publishInOrder(
     } catch (error) {
       if (!options.isPermanent(error)) throw error;
       if (sendable.length === 1) {
-        outcome.rejected.push({ row: sendable[0], error: error instanceof Error ? error : new Error(String(error)) });
+        outcome.parked.push({ row: sendable[0], error: error instanceof Error ? error : new Error(String(error)) });
         blocked.add(blockKey(sendable[0]));
         return;
       }

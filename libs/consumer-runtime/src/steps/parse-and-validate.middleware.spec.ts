@@ -1,6 +1,6 @@
 import { SHOP_ORDER_PLACED_V1, toKafkaRecord } from '@app/contracts';
+import { orderEvent } from '@app/testing';
 import { KafkaMessage } from 'kafkajs';
-import { orderEvent } from '../testing/order-events.fixture';
 import { parseAndValidate } from './parse-and-validate.middleware';
 
 function message(record: { key: string; value: string; headers: Record<string, string> }): KafkaMessage {

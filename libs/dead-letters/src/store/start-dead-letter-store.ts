@@ -1,9 +1,10 @@
 import { Closable } from '@app/config';
 import { dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
-import { scheduleJob } from '@app/jobs';
+import { JobHeartbeatEntity, scheduleJob } from '@app/jobs';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { Logger } from 'pino';
+import { DeadLetterEntity } from '../dead-letter.entity';
 import { DEAD_LETTER_RETENTION_JOB, pruneDeadLetters } from '../retention/dead-letter-retention';
 import { DEAD_LETTER_STORE_GROUP, DeadLetterStore } from './dead-letter-store';
 
@@ -24,7 +25,12 @@ export interface DeadLetterStoreSettings {
 /** Starts the dead-letter store and its retention job with a database pool and Kafka client of their own. */
 export async function startDeadLetterStore(settings: DeadLetterStoreSettings, logger: Logger): Promise<Closable> {
   const namespaced = (name: string) => `${settings.namespace}${name}`;
-  const dataSource = await connect({ url: settings.databaseUrl, applicationName: 'hookrail-dlq-store', poolSize: 3 });
+  const dataSource = await connect({
+    url: settings.databaseUrl,
+    applicationName: 'hookrail-dlq-store',
+    poolSize: 3,
+    entities: [DeadLetterEntity, JobHeartbeatEntity],
+  });
   const kafka = createKafka('hookrail-dlq-store', settings.brokers, logger);
   const sources = settings.groups.map((group) => ({
     group,

@@ -1,14 +1,8 @@
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { Database } from '@app/db';
-import {
-  DEAD_LETTER_STORE_GROUP,
-  DeadLetterAuditRepository,
-  AuditEntry,
-  findConsumerLag,
-  findOutboxBacklog,
-  OutboxBacklog,
-  PartitionLag,
-} from '@app/dead-letters';
+import { AuditEntry, DEAD_LETTER_STORE_GROUP, DeadLetterAuditRepository } from '@app/dead-letters';
+import { findConsumerLag, PartitionLag } from '@app/kafka';
+import { managerRows, OutboxBacklog, OutboxRepository } from '@app/outbox';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdminKafka } from '../admin-kafka';
 
@@ -24,7 +18,7 @@ export class GetOperationsUseCase {
   ) {}
 
   async backlog(): Promise<OutboxBacklog> {
-    return findOutboxBacklog(await this.database.connection());
+    return new OutboxRepository(managerRows((await this.database.connection()).manager)).backlog();
   }
 
   /** Per group (the project's groups and the dead-letter store unless `groups` names others), topic and partition. */

@@ -1,11 +1,10 @@
 import { findGroupStatuses } from '@app/consumer-runtime';
 import { Database } from '@app/db';
+import { managerRows, OutboxRepository } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
-// The agent owns agent_tasks and the one query that reads it; the status API shows its answer.
-import { findAgentTask } from '../../../../../consumers/src/agent/find-agent-task';
 import { malformed, notFound } from '../../../http/problem';
+import { AgentTaskStatusRepository } from '../../agent-task-status.repository';
 import { InboundEventRepository } from '../../inbound-event.repository';
-import { OutboxStatusRepository } from '../../outbox-status.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,7 +39,7 @@ export class GetEventStatusUseCase {
   constructor(
     private readonly database: Database,
     private readonly inboundEvents: InboundEventRepository,
-    private readonly outbox: OutboxStatusRepository,
+    private readonly agentTasks: AgentTaskStatusRepository,
   ) {}
 
   async execute(id: string): Promise<EventStatus> {
@@ -48,12 +47,12 @@ export class GetEventStatusUseCase {
     const manager = (await this.database.connection()).manager;
     const event = await this.inboundEvents.findById(manager, id);
     if (!event) throw notFound(`no event with id ${id}`);
-    const publication = await this.outbox.findPublication(manager, id);
+    const publication = await new OutboxRepository(managerRows(manager)).findPublication(id);
     // No outbox row left means it was published and then pruned by retention.
     const published = publication === undefined || publication.publishedAt !== null;
-    const parked = !published && publication?.failedAt != null;
+    const parked = !published && publication?.parkedAt != null;
     const groups = await findGroupStatuses(manager, id);
-    const task = await findAgentTask(manager, id);
+    const task = await this.agentTasks.findByEventId(manager, id);
     return {
       id: event.id,
       source: event.source,

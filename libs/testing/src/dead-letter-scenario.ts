@@ -2,10 +2,10 @@ import { ConsumerMetrics, ConsumerRuntime, Handler, PermanentError } from '@app/
 import { CloudEvent, dltTopic, replayTopic, SHOP_ORDER_PLACED_V1 } from '@app/contracts';
 import { ensureTopics } from '@app/kafka';
 import { createLogger } from '@app/logger';
-import { createTestTopic, deleteTopics, testKafka, uniqueName, waitFor } from '@app/testing';
+import { DeadLetterStore, DeadLetterTopics } from '@app/dead-letters';
 import { DataSource } from 'typeorm';
-import { committedOffsets, produce } from '../../../consumer-runtime/src/testing/order-events.fixture';
-import { DeadLetterStore, DeadLetterTopics } from '../store/dead-letter-store';
+import { committedOffsets, createTestTopic, deleteTopics, produce, testKafka, uniqueName } from './test-kafka';
+import { waitFor } from './wait-for';
 
 /**
  * Two consumer groups on one topic, on the real consumer runtime: `healthy` applies every event; `failing` throws a

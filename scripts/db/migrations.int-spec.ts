@@ -1,5 +1,6 @@
-import { connect, findSchemaDrift, migrate, MIGRATIONS } from '@app/db';
+import { connect, findSchemaDrift, findUnmappedTables, migrate, MIGRATIONS } from '@app/db';
 import { createEmptyDatabase, TestDatabase } from '@app/testing';
+import { SCHEMA_ENTITIES } from './schema';
 
 describe('migrations', () => {
   let database: TestDatabase;
@@ -14,7 +15,12 @@ describe('migrations', () => {
     const ran = await migrate(database.url);
     expect(ran).toHaveLength(MIGRATIONS.length);
 
-    const dataSource = await connect({ url: database.url, applicationName: 'migrations-test', poolSize: 1 });
+    const dataSource = await connect({
+      url: database.url,
+      applicationName: 'migrations-test',
+      poolSize: 1,
+      entities: SCHEMA_ENTITIES,
+    });
     try {
       const tables = await dataSource.query(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
@@ -23,6 +29,7 @@ describe('migrations', () => {
         expect.arrayContaining(['inbound_events', 'outbox']),
       );
       expect(await findSchemaDrift(dataSource)).toEqual([]);
+      expect(await findUnmappedTables(dataSource)).toEqual([]);
     } finally {
       await dataSource.destroy();
     }

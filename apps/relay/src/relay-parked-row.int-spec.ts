@@ -9,7 +9,7 @@ describe('a row the broker rejects for good', () => {
   let metricsUrl: string;
 
   beforeAll(async () => {
-    bed = await RelayTestBed.start('relay-rejected', 3);
+    bed = await RelayTestBed.start('relay-parked', 3);
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     relay = startRelay(bed.database.url, { METRICS_PORT: String(port) });
@@ -64,7 +64,7 @@ describe('a row the broker rejects for good', () => {
         const text = await (await fetch(metricsUrl)).text();
         return text.includes('hookrail_outbox_failed_rows 1') && text;
       },
-      { what: 'the failed row in /metrics' },
+      { what: 'the parked row in /metrics' },
     );
     expect(metrics).toMatch(/hookrail_relay_failures_total\{kind="rejected"\} 1/);
     expect(metrics).toMatch(/hookrail_outbox_backlog_rows 1\b/);

@@ -1,0 +1,75 @@
+/**
+ * Import rules (`npm run lint:deps`, part of `npm test`): every arrow points one way. Apps import libraries, never
+ * each other; libraries never import apps; a library is imported through its index (`@app/<lib>`), so its files
+ * can move without breaking anyone; no import cycles; production code never imports test support.
+ */
+const APP = '^apps/([^/]+)/';
+const LIB = '^libs/([^/]+)/';
+/** Test files and the fixtures beside them; `libs/testing` is the shared fixture library (`@app/testing`). */
+const TEST_SUPPORT = ['\\.(spec|int-spec|e2e-spec)\\.ts$', '/testing/', '^libs/testing/'];
+/** Any file of a library but its index. */
+const LIB_INTERNALS = '^libs/[^/]+/src/(?!index\\.ts$)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'lib-imports-app',
+      comment: 'A library never imports an app (or a script, benchmark or end-to-end test): arrows point apps → libs.',
+      severity: 'error',
+      from: { path: LIB },
+      to: { path: '^(apps|bench|scripts|test)/' },
+    },
+    {
+      name: 'app-imports-other-app',
+      comment: 'An app never imports another app; what two apps share belongs in a library.',
+      severity: 'error',
+      from: { path: APP },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'app-imports-outside',
+      comment: 'An app imports libraries and its own files only (no scripts, benchmarks or end-to-end tests).',
+      severity: 'error',
+      from: { path: APP },
+      to: { path: '^(bench|scripts|test)/' },
+    },
+    {
+      name: 'lib-deep-import',
+      comment: 'Another library is imported through its index (@app/<lib>), never by the path of one of its files.',
+      severity: 'error',
+      from: { path: LIB },
+      to: { path: LIB_INTERNALS, pathNot: '^libs/$1/' },
+    },
+    {
+      name: 'deep-import-into-lib',
+      comment: 'Apps, scripts, benchmarks and tests import a library through its index (@app/<lib>).',
+      severity: 'error',
+      from: { path: '^(apps|bench|scripts|test)/' },
+      to: { path: LIB_INTERNALS },
+    },
+    {
+      name: 'production-imports-test-support',
+      comment: 'Production code never imports a test, a fixture or @app/testing.',
+      severity: 'error',
+      from: { path: '^(apps|libs)/', pathNot: TEST_SUPPORT },
+      to: { path: TEST_SUPPORT },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'No import cycles: within a library a cycle leaves a module half-loaded; between libraries it ties them.',
+      severity: 'error',
+      from: { path: '^(apps|libs|bench|scripts|test)/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    // Imports that do not resolve are the compiler's to report (npm run typecheck).
+    includeOnly: '^(apps|libs|bench|scripts|test)/',
+    exclude: { path: '(^|/)(node_modules|dist|\\.cache|\\.kafka)/' },
+    // Type-only imports count too: an arrow is an arrow, even when the compiler erases it.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};

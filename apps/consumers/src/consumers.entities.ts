@@ -1,0 +1,18 @@
+import { ConsumerEventStatusEntity, ProcessedEventEntity } from '@app/consumer-runtime';
+import { JobHeartbeatEntity } from '@app/jobs';
+import { AgentTaskEntity } from './agent/agent-task.entity';
+import { LedgerEntryEntity } from './ledger/ledger-entry.entity';
+import { NotificationEntity } from './notifier/notification.entity';
+
+/**
+ * The tables the consumer services write: the runtime's dedupe and status rows, each service's own tables, and the
+ * retention jobs' heartbeats. (The dead-letter store it also runs has a DataSource of its own.)
+ */
+export const CONSUMERS_ENTITIES = [
+  ProcessedEventEntity,
+  ConsumerEventStatusEntity,
+  LedgerEntryEntity,
+  NotificationEntity,
+  AgentTaskEntity,
+  JobHeartbeatEntity,
+];
