@@ -46,7 +46,7 @@ describe('the AsyncAPI 3.0 document', () => {
   });
 
   it('fails the parser when an operation names a message its channel does not carry (the check can fail)', async () => {
-    const broken = document() as { operations: Record<string, { messages: object[] }> };
+    const broken = document() as unknown as { operations: Record<string, { messages: object[] }> };
     broken.operations['ledger.receive.shop.orders'].messages.push({
       $ref: '#/channels/ledger.dlt/messages/deadLetter',
     });
