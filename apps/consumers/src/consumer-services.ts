@@ -1,5 +1,6 @@
 import { Type } from '@nestjs/common';
 import { AGENT_SERVICE } from './agent/agent.module';
+import { ANALYTICS_SERVICE } from './analytics/analytics.module';
 import { LEDGER_SERVICE } from './ledger/ledger.module';
 import { NOTIFIER_SERVICE } from './notifier/notifier.module';
 
@@ -23,4 +24,5 @@ export const CONSUMER_SERVICES: Readonly<Record<string, ConsumerService>> = {
   ledger: LEDGER_SERVICE,
   notifier: NOTIFIER_SERVICE,
   agent: AGENT_SERVICE,
+  analytics: ANALYTICS_SERVICE,
 };

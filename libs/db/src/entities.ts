@@ -12,6 +12,7 @@ import { DeadLetterAuditEntity } from '../../dead-letters/src/dead-letter-audit.
 import { DeadLetterEntity } from '../../dead-letters/src/dead-letter.entity';
 import { NotificationEntity } from '../../../apps/consumers/src/notifier/notification.entity';
 import { AgentTaskEntity } from '../../../apps/consumers/src/agent/agent-task.entity';
+import { DailyTotalEntity } from '../../../apps/consumers/src/analytics/daily-total.entity';
 
 export const ENTITIES = [
   InboundEventEntity,
@@ -22,6 +23,7 @@ export const ENTITIES = [
   LedgerEntryEntity,
   NotificationEntity,
   AgentTaskEntity,
+  DailyTotalEntity,
   DeadLetterEntity,
   DeadLetterAuditEntity,
 ];
