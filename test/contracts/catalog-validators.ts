@@ -55,6 +55,11 @@ export class CatalogValidators {
     return found;
   }
 
+  /** Problems of a dead letter's headers against the `deadLetter` message of the AsyncAPI document. */
+  deadLetterProblems(headers: Record<string, string>): string[] {
+    return this.check('headers:deadLetter', () => this.messages.deadLetter.headers, headers, 'headers');
+  }
+
   private check(key: string, schema: () => object, data: unknown, where: string): string[] {
     let validate = this.compiled.get(key);
     if (!validate) this.compiled.set(key, (validate = this.ajv.compile(schema())));
