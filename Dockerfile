@@ -16,5 +16,6 @@ COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY --from=build /app/package.json package.json
 COPY config config
+COPY contracts contracts
 USER node
 CMD ["node", "dist/apps/ingress/src/main.js"]

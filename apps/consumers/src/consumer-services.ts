@@ -1,26 +1,14 @@
-import { Type } from '@nestjs/common';
+export type { ConsumerService, GroupOwner } from './consumer-service';
+import type { ConsumerService } from './consumer-service';
 import { AGENT_SERVICE } from './agent/agent.module';
+import { ANALYTICS_SERVICE } from './analytics/analytics.module';
 import { LEDGER_SERVICE } from './ledger/ledger.module';
 import { NOTIFIER_SERVICE } from './notifier/notifier.module';
-
-/** The team that answers for a group's dead letters and alerts. */
-export interface GroupOwner {
-  team: string;
-  /** Where to reach them: an address, a channel, a rota. */
-  contact: string;
-}
-
-/** A consumer service: its group name, the topics it consumes, the Nest module holding its handlers, its owner. */
-export interface ConsumerService {
-  group: string;
-  topics: readonly string[];
-  module: Type<unknown>;
-  owner: GroupOwner;
-}
 
 /** The services this app can run, by group name. A group listed in CONSUMER_GROUPS but absent here is skipped. */
 export const CONSUMER_SERVICES: Readonly<Record<string, ConsumerService>> = {
   ledger: LEDGER_SERVICE,
   notifier: NOTIFIER_SERVICE,
   agent: AGENT_SERVICE,
+  analytics: ANALYTICS_SERVICE,
 };

@@ -1,6 +1,7 @@
 import { ConsumerEventStatusEntity, ProcessedEventEntity } from '@app/consumer-runtime';
 import { JobHeartbeatEntity } from '@app/jobs';
 import { AgentTaskEntity } from './agent/agent-task.entity';
+import { DailyTotalEntity } from './analytics/daily-total.entity';
 import { LedgerEntryEntity } from './ledger/ledger-entry.entity';
 import { NotificationEntity } from './notifier/notification.entity';
 
@@ -14,5 +15,6 @@ export const CONSUMERS_ENTITIES = [
   LedgerEntryEntity,
   NotificationEntity,
   AgentTaskEntity,
+  DailyTotalEntity,
   JobHeartbeatEntity,
 ];

@@ -1,6 +1,7 @@
 import { createLogger, NestLogger } from '@app/logger';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { EventCatalog } from './catalog/event-catalog';
 import { IngressEnv } from './config/ingress.env';
 import { logRequest } from './http/request-log';
 import { IngressModule } from './ingress.module';
@@ -12,6 +13,8 @@ import { SourceRegistry } from './sources/source-registry';
 export async function createIngressApp(config: IngressEnv): Promise<NestFastifyApplication> {
   const logger = createLogger('ingress', config.LOG_LEVEL);
   const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
+  const catalog = EventCatalog.load(config.CATALOG_DIR, config.KAFKA_BROKERS);
+  if (!catalog.loaded) logger.warn({ directory: config.CATALOG_DIR }, 'no event catalogue; /catalog answers 404');
   const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, logger: false, return503OnClosing: true });
   const fastify = adapter.getInstance();
   // Signatures are checked on the exact bytes received: every body stays a Buffer; use cases parse it after.
@@ -21,7 +24,7 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
   );
 
   const app = await NestFactory.create<NestFastifyApplication>(
-    IngressModule.forRoot(config, logger, sources),
+    IngressModule.forRoot(config, logger, sources, catalog),
     adapter,
     {
       logger: new NestLogger(logger),

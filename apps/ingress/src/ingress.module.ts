@@ -5,6 +5,8 @@ import { APP_FILTER } from '@nestjs/core';
 import { Logger } from 'pino';
 import { AdminModule } from './admin/admin.module';
 import { BACKPRESSURE_SETTINGS, BackpressureService } from './backpressure/backpressure.service';
+import { CatalogController } from './catalog/catalog.controller';
+import { EventCatalog } from './catalog/event-catalog';
 import { IngressEnv } from './config/ingress.env';
 import { AgentTaskStatusRepository } from './events/agent-task-status.repository';
 import { EventsController } from './events/events.controller';
@@ -27,7 +29,7 @@ import { AcceptWebhookUseCase } from './webhooks/usecases/accept-webhook/accept-
 
 @Module({})
 export class IngressModule {
-  static forRoot(config: IngressEnv, logger: Logger, sources: SourceRegistry): DynamicModule {
+  static forRoot(config: IngressEnv, logger: Logger, sources: SourceRegistry, catalog: EventCatalog): DynamicModule {
     return {
       module: IngressModule,
       imports: [
@@ -44,10 +46,11 @@ export class IngressModule {
           kafkaNamespace: config.KAFKA_NAMESPACE,
         }),
       ],
-      controllers: [WebhookController, EventsController, HealthController, MetricsController],
+      controllers: [WebhookController, EventsController, HealthController, MetricsController, CatalogController],
       providers: [
         { provide: IngressEnv, useValue: config },
         { provide: SourceRegistry, useValue: sources },
+        { provide: EventCatalog, useValue: catalog },
         { provide: ProducerTokens, useValue: new ProducerTokens(config.PRODUCER_TOKENS) },
         { provide: APP_FILTER, useClass: ProblemFilter },
         {

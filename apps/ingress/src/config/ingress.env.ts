@@ -24,6 +24,11 @@ export class IngressEnv extends BaseEnv {
   @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
   KAFKA_NAMESPACE = '';
 
+  /** Directory of the event catalogue served under /catalog (what `npm run contracts:export` writes). */
+  @IsString()
+  @IsNotEmpty()
+  CATALOG_DIR = 'contracts';
+
   /** Bearer tokens of internal CloudEvents producers (POST /events), comma-separated; none disables the endpoint. */
   @Transform(({ value }) =>
     typeof value === 'string'

@@ -1,6 +1,6 @@
-import { TOPICS } from '@app/contracts';
+import { declaredTopicOf, TOPICS } from '@app/contracts';
 
-/** Topic of a CloudEvent posted by an internal producer: shop order types to shop.orders, anything else to hookrail.inbound. */
+/** Topic of a CloudEvent posted by an internal producer: its declared route (EVENT_TOPIC_ROUTES), else hookrail.inbound. */
 export function topicForType(type: string): string {
-  return type.startsWith('shop.order.') ? TOPICS.shopOrders : TOPICS.inbound;
+  return declaredTopicOf(type) ?? TOPICS.inbound;
 }

@@ -5,6 +5,7 @@ import {
   IsEmail,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -51,6 +52,8 @@ export class OrderFieldsV1 {
   @MaxLength(200)
   orderId: string;
 
+  /** Required and an object: @ValidateNested() alone would let a missing customer or an array through. */
+  @IsObject()
   @ValidateNested()
   @Type(() => CustomerV1)
   customer: CustomerV1;
@@ -64,8 +67,10 @@ export class OrderFieldsV1 {
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code such as EUR' })
   currency: string;
 
+  /** Objects only: @ValidateNested({ each: true }) alone would also pass arrays as elements. */
   @IsArray()
   @ArrayMinSize(1)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => LineItemV1)
   lineItems: LineItemV1[];

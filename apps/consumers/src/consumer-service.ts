@@ -1,0 +1,16 @@
+import { Type } from '@nestjs/common';
+
+/** The team that answers for a group's dead letters and alerts. */
+export interface GroupOwner {
+  team: string;
+  /** Where to reach them: an address, a channel, a rota. */
+  contact: string;
+}
+
+/** A consumer service: its group name, the topics it consumes, the Nest module holding its handlers, its owner. */
+export interface ConsumerService {
+  group: string;
+  topics: readonly string[];
+  module: Type<unknown>;
+  owner: GroupOwner;
+}

@@ -1,0 +1,12 @@
+import { CatalogInput } from '@app/contracts';
+import { DEAD_LETTER_STORE_GROUP } from '@app/dead-letters';
+import { version } from '../../package.json';
+import { describeConsumerGroups } from '../../apps/consumers/src/consumer-groups.catalog';
+
+/** Where the catalogue is committed, from the repository root. */
+export const CATALOG_DIRECTORY = 'contracts';
+
+/** What the catalogue is generated from: every registered contract, every consumer group in the registry. */
+export function catalogInput(): CatalogInput {
+  return { version, groups: describeConsumerGroups(), deadLetterStoreGroup: DEAD_LETTER_STORE_GROUP };
+}
