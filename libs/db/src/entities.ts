@@ -6,6 +6,7 @@ import { InboundEventEntity } from '../../../apps/ingress/src/events/inbound-eve
 // The consumer runtime's entities by path: its index imports @app/db, and a cycle would leave them undefined here.
 import { ConsumerEventStatusEntity } from '../../consumer-runtime/src/entities/consumer-event-status.entity';
 import { ProcessedEventEntity } from '../../consumer-runtime/src/entities/processed-event.entity';
+import { DependencyBreakerEntity } from '../../consumer-runtime/src/entities/dependency-breaker.entity';
 import { LedgerEntryEntity } from '../../../apps/consumers/src/ledger/ledger-entry.entity';
 // The dead-letter store's entities by path, for the same reason.
 import { DeadLetterAuditEntity } from '../../dead-letters/src/dead-letter-audit.entity';
@@ -19,6 +20,7 @@ export const ENTITIES = [
   JobHeartbeatEntity,
   ProcessedEventEntity,
   ConsumerEventStatusEntity,
+  DependencyBreakerEntity,
   LedgerEntryEntity,
   NotificationEntity,
   AgentTaskEntity,
