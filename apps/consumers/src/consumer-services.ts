@@ -16,6 +16,8 @@ export interface ConsumerService {
   topics: readonly string[];
   module: Type<unknown>;
   owner: GroupOwner;
+  /** How long a message waiting on a down dependency is retried before it is dead-lettered (CONSUMER_RETRY_CEILING_MS). */
+  retryCeilingMs?: number;
 }
 
 /** The services this app can run, by group name. A group listed in CONSUMER_GROUPS but absent here is skipped. */
