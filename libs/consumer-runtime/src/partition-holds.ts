@@ -77,6 +77,11 @@ export class PartitionHolds {
     return waiting.length;
   }
 
+  /** Whether any partition waits on `dependency`, paused or resumed and not fetched yet. */
+  anyWaitingOn(dependency: string): boolean {
+    return [...this.holds.values()].some((hold) => hold.failure?.dependency === dependency);
+  }
+
   /** Partitions paused and waiting on `dependency`, as `topic|partition`. */
   waitingOn(dependency: string): string[] {
     return [...this.holds.values()]

@@ -86,14 +86,18 @@ export class GroupBreakers {
     this.timers.delete(breaker.dependency);
     if (breaker.state !== 'open') return;
     const source = this.holds?.probe(breaker.dependency);
-    if (!source) {
+    if (!source && this.holds?.anyWaitingOn(breaker.dependency)) {
+      // The partitions resumed by earlier probes have not been fetched yet: their answer is still to come.
+      breaker.probing('');
+    } else if (!source) {
       const change = breaker.close();
       if (change) this.changed(breaker, change, 'no partition of this process waits on it any more');
       return;
+    } else {
+      breaker.probing(source);
     }
-    breaker.probing(source);
     this.deps.logger.debug(
-      { group: this.deps.group, dependency: breaker.dependency, probe: source },
+      { group: this.deps.group, dependency: breaker.dependency, probe: source ?? 'none paused' },
       'probing the dependency with a waiting message',
     );
     this.scheduleProbe(breaker);
