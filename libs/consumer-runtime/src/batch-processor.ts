@@ -2,18 +2,19 @@ import { Batch, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { GroupBreakers } from './breaker/group-breakers';
-import { errorClassName, errorMessage } from './classify-error';
+import { errorMessage } from './classify-error';
 import { recordEventStatus } from './consumer-event-status.repository';
 import { ConsumerMetrics } from './consumer-metrics';
 import { FailurePolicy } from './handler';
 import { PartitionHolds } from './partition-holds';
 import { PendingWrites } from './pending-writes';
 import { ProcessedEventClaims } from './processed-events.repository';
-import { DeadLetterStep, describeFailure } from './steps/dead-letter.middleware';
+import { GroupRetryHooks } from './retry-hooks';
+import { DeadLetterStep } from './steps/dead-letter.middleware';
 import { dedupe, DedupeOutcome } from './steps/dedupe.middleware';
 import { HandledMessage, HandleStep } from './steps/handle.middleware';
 import { parseAndValidate, Parsed } from './steps/parse-and-validate.middleware';
-import { Failure, nextFailure, retry, RetryDecision, RetrySettings } from './steps/retry.middleware';
+import { Failure, nextFailure, retry, RetrySettings } from './steps/retry.middleware';
 
 /** A handler with its steps composed: dedupe inside the transaction, and the failure policy for retry. */
 export interface CompiledHandler {
@@ -60,9 +61,11 @@ type Item = { message: KafkaMessage; handled?: HandledMessage; policy?: FailureP
  */
 export class BatchProcessor {
   private readonly handleStep: HandleStep;
+  private readonly hooks: GroupRetryHooks;
 
   constructor(private readonly deps: BatchProcessorDeps) {
     this.handleStep = new HandleStep(deps);
+    this.hooks = new GroupRetryHooks(deps);
   }
 
   async process(batch: Batch, controls: BatchControls): Promise<void> {
@@ -84,7 +87,9 @@ export class BatchProcessor {
           firstFailureAt: now,
           lastFailureAt: now,
         };
-        this.logFailure(batch, message, parsed.eventId, failure, { retry: false });
+        this.hooks.log({ topic: batch.topic, partition: batch.partition, message, eventId: parsed.eventId }, failure, {
+          retry: false,
+        });
         if (!(await this.deadLetter(batch, message, parsed.eventId, parsed.type ?? 'unknown', failure))) return;
         await controls.commit(message);
         continue;
@@ -180,7 +185,7 @@ export class BatchProcessor {
     controls: BatchControls,
     from?: { failure: Failure; waited: boolean },
   ): Promise<boolean> {
-    const { dataSource, group, metrics, holds, breakers } = this.deps;
+    const { dataSource, group, holds } = this.deps;
     const handled = item.handled!;
     const { event } = handled;
     const outcome = await retry(
@@ -199,15 +204,7 @@ export class BatchProcessor {
       },
       item.policy!,
       this.deps.retry,
-      {
-        recorded: (failure) => this.recordFailure(batch, item, failure),
-        decided: (failure, decision) => {
-          this.logFailure(batch, item.message, event.id, failure, decision);
-          if (decision.retry) metrics.retries.inc({ group, type: event.type });
-        },
-        recovered: (dependency) => breakers.answered(dependency),
-        wait: (ms) => this.wait(ms, controls),
-      },
+      this.hooks.for({ ...handled, eventId: event.id, type: event.type }, controls),
       from,
     );
     switch (outcome.kind) {
@@ -229,30 +226,6 @@ export class BatchProcessor {
       case 'gave-up':
         return this.deadLetter(batch, item.message, event.id, event.type, outcome.failure);
     }
-  }
-
-  /**
-   * A failed attempt that may be retried: the breaker of its dependency counts it, and the status row says
-   * `retrying` and keeps when the failures began (returned, so that the ceiling counts from the first failure).
-   */
-  private async recordFailure(batch: Batch, item: Item, failure: Failure): Promise<Failure> {
-    const { group, dataSource, breakers, logger } = this.deps;
-    const eventId = item.handled!.event.id;
-    if (failure.dependency) breakers.failed(failure, `${batch.topic}|${batch.partition}`);
-    const firstFailedAt = await recordEventStatus(dataSource, {
-      group,
-      eventId,
-      status: 'retrying',
-      attempts: failure.attempts,
-      lastError: describeFailure(failure.error),
-      firstFailedAt: failure.firstFailureAt,
-    }).catch((error: Error) => {
-      logger.warn({ group, eventId, err: error.message }, 'could not record the retrying status');
-      return null;
-    });
-    return firstFailedAt && firstFailedAt < failure.firstFailureAt
-      ? { ...failure, firstFailureAt: firstFailedAt }
-      : failure;
   }
 
   /** The dead-letter step; a dead letter the broker did not take makes the partition wait, then try again. */
@@ -292,42 +265,5 @@ export class BatchProcessor {
   private count(item: Item, outcome: DedupeOutcome): void {
     const labels = { group: this.deps.group, type: item.handled!.event.type };
     (outcome === 'applied' ? this.deps.metrics.processed : this.deps.metrics.duplicates).inc(labels);
-  }
-
-  private logFailure(
-    batch: Batch,
-    message: KafkaMessage,
-    eventId: string | undefined,
-    failure: Failure,
-    decision: RetryDecision,
-  ): void {
-    this.deps.logger.warn(
-      {
-        group: this.deps.group,
-        eventId,
-        topic: batch.topic,
-        partition: batch.partition,
-        offset: message.offset,
-        attempt: failure.attempts,
-        errorClass: errorClassName(failure.error),
-        err: errorMessage(failure.error),
-        ...(failure.dependency && { dependency: failure.dependency }),
-        willRetry: decision.retry,
-        ...(decision.retry && { retryInMs: decision.delayMs }),
-      },
-      decision.retry ? 'attempt failed; will retry' : 'attempt failed; giving up',
-    );
-  }
-
-  /** Sleeps in slices short enough to keep heartbeating; false if the consumer started stopping meanwhile. */
-  private async wait(ms: number, controls: BatchControls): Promise<boolean> {
-    const until = Date.now() + ms;
-    while (!controls.shouldStop()) {
-      const left = until - Date.now();
-      if (left <= 0) return true;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(left, 1000)));
-      await controls.heartbeat();
-    }
-    return false;
   }
 }
