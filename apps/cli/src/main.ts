@@ -5,7 +5,7 @@ import { errorMessage } from '@app/logger';
 import { parseArgs } from 'node:util';
 import { CliContext, UsageError } from './cli-context';
 import { dlqCommand } from './commands/dlq.command';
-import { lagCommand, outboxBacklogCommand } from './commands/ops.command';
+import { breakersCommand, lagCommand, outboxBacklogCommand } from './commands/ops.command';
 import { CliEnv } from './config/cli.env';
 
 export const USAGE = `hookrail — operate a hookrail installation
@@ -18,6 +18,7 @@ Usage:
   hookrail dlq purge   <id>... | filters | --all [--dry-run] [--limit N] [--as NAME]
   hookrail outbox backlog                                   rows not yet published to Kafka
   hookrail lag         [--group G]...                       consumer lag per group, topic and partition
+  hookrail breakers    [--all]                               dependencies a group waits on: its breaker is open
 
 Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T  --until T
          (T: an ISO time or a duration back from now: 30m, 6h, 2d)
@@ -88,6 +89,8 @@ export async function runCli(
       await outboxBacklogCommand(ctx, { json: values.json });
     } else if (command === 'lag') {
       await lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
+    } else if (command === 'breakers') {
+      await breakersCommand(ctx, { json: values.json, all: values.all });
     } else {
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
     }

@@ -13,4 +13,6 @@ export interface ConsumerService {
   topics: readonly string[];
   module: Type<unknown>;
   owner: GroupOwner;
+  /** How long a message waiting on a down dependency is retried before it is dead-lettered (CONSUMER_RETRY_CEILING_MS). */
+  retryCeilingMs?: number;
 }

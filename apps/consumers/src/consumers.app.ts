@@ -87,7 +87,15 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       metrics,
       maxBatchSize: config.CONSUMER_BATCH_SIZE,
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+      heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
+      rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
       partitionsConsumedConcurrently: config.CONSUMER_PARTITION_CONCURRENCY,
+      retryCeilingMs: service.retryCeilingMs ?? config.CONSUMER_RETRY_CEILING_MS,
+      breaker: {
+        failureThreshold: config.CONSUMER_BREAKER_FAILURES,
+        probeIntervalMs: config.CONSUMER_BREAKER_PROBE_MS,
+        maxProbeIntervalMs: config.CONSUMER_BREAKER_PROBE_MAX_MS,
+      },
       afterDbCommit,
     });
     const app = await NestFactory.createMicroservice(

@@ -1,4 +1,4 @@
-import { ConsumerEventStatusEntity, ProcessedEventEntity } from '@app/consumer-runtime';
+import { ConsumerEventStatusEntity, DependencyBreakerEntity, ProcessedEventEntity } from '@app/consumer-runtime';
 import { JobHeartbeatEntity } from '@app/jobs';
 import { AgentTaskEntity } from './agent/agent-task.entity';
 import { DailyTotalEntity } from './analytics/daily-total.entity';
@@ -12,6 +12,7 @@ import { NotificationEntity } from './notifier/notification.entity';
 export const CONSUMERS_ENTITIES = [
   ProcessedEventEntity,
   ConsumerEventStatusEntity,
+  DependencyBreakerEntity,
   LedgerEntryEntity,
   NotificationEntity,
   AgentTaskEntity,

@@ -1,6 +1,6 @@
 import { MalformedRecordError } from '@app/contracts';
-import { classifyError, errorClassName } from './classify-error';
-import { EventValidationError, PermanentError } from './errors';
+import { classifyError, dependencyOf, errorClassName, retryAfterOf } from './classify-error';
+import { DependencyUnavailableError, EventValidationError, PermanentError } from './errors';
 
 describe('classifyError', () => {
   it('calls malformed records, schema violations and declared permanent errors poison', () => {
@@ -28,6 +28,22 @@ describe('classifyError', () => {
     expect(
       classifyError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })),
     ).toBe('unavailable');
+  });
+
+  it('calls a down dependency by its name, and a Kafka produce that gave up the dependency "kafka"', () => {
+    const down = new DependencyUnavailableError('email-provider', 'email-provider answered 503', 5000);
+    expect(classifyError(down)).toBe('dependency');
+    expect(dependencyOf(down)).toBe('email-provider');
+    expect(retryAfterOf(down)).toBe(5000);
+    const produceFailed = Object.assign(new Error('Number of retries exceeded'), {
+      name: 'KafkaJSNumberOfRetriesExceeded',
+      retriable: false,
+    });
+    expect(classifyError(produceFailed)).toBe('dependency');
+    expect(dependencyOf(produceFailed)).toBe('kafka');
+    const tooLarge = Object.assign(new Error('message too large'), { name: 'KafkaJSProtocolError', retriable: false });
+    expect(classifyError(tooLarge)).toBe('transient');
+    expect(dependencyOf(new Error('503 from partner'))).toBeUndefined();
   });
 
   it('calls everything else transient, thrown non-errors included', () => {

@@ -1,20 +1,53 @@
 import { MalformedRecordError } from '@app/contracts';
 import { isDatabaseUnavailable } from '@app/db';
-import { PermanentError } from './errors';
+import { DependencyUnavailableError, PermanentError } from './errors';
 
 /**
  * - `poison`: retrying cannot help (malformed record, schema violation, declared permanent): dead-letter now.
  * - `unavailable`: our own database is down; every message would fail the same way, so dead-lettering them would
- *   empty the topic into the DLQ. Retried without an attempt limit until the database is back.
- * - `transient`: anything else; retried with backoff, dead-lettered after the last attempt.
+ *   empty the topic into the DLQ. Retried without a limit until the database is back.
+ * - `dependency`: an external dependency cannot answer now (a `DependencyUnavailableError`: a provider's 5xx, 429,
+ *   timeout or refused connection; or Kafka refusing a produce inside a handler). Retried up to the group's long
+ *   ceiling, and counted by the group's circuit breaker for that dependency.
+ * - `transient`: anything else, an error nobody classified; retried a few times, then dead-lettered.
  */
-export type ErrorClass = 'poison' | 'unavailable' | 'transient';
+export type ErrorClass = 'poison' | 'unavailable' | 'dependency' | 'transient';
+
+/** The dependency name of Kafka when a handler's own produce fails. */
+export const KAFKA_DEPENDENCY = 'kafka';
+
+const KAFKA_UNAVAILABLE = new Set([
+  'KafkaJSNumberOfRetriesExceeded',
+  'KafkaJSConnectionError',
+  'KafkaJSConnectionClosedError',
+  'KafkaJSRequestTimeoutError',
+  'KafkaJSBrokerNotFound',
+  'KafkaJSNoBrokerAvailableError',
+  'KafkaJSTimeout',
+  'KafkaJSLockTimeout',
+]);
 
 export function classifyError(error: unknown, isPermanent?: (error: unknown) => boolean): ErrorClass {
   if (error instanceof MalformedRecordError || error instanceof PermanentError) return 'poison';
   if (isPermanent?.(error)) return 'poison';
   if (isDatabaseUnavailable(error)) return 'unavailable';
+  if (dependencyOf(error)) return 'dependency';
   return 'transient';
+}
+
+/** The dependency a failure waits on: the one a `DependencyUnavailableError` names, or Kafka; else undefined. */
+export function dependencyOf(error: unknown): string | undefined {
+  if (error instanceof DependencyUnavailableError) return error.dependency;
+  if (error instanceof Error && error.name.startsWith('KafkaJS')) {
+    const retriable = (error as { retriable?: unknown }).retriable === true;
+    if (retriable || KAFKA_UNAVAILABLE.has(error.name)) return KAFKA_DEPENDENCY;
+  }
+  return undefined;
+}
+
+/** The dependency's own `Retry-After`, in milliseconds, when it sent one. */
+export function retryAfterOf(error: unknown): number | undefined {
+  return error instanceof DependencyUnavailableError ? error.retryAfterMs : undefined;
 }
 
 /** The name a dead letter and the status table record for an error (its class name, or the thrown value's type). */

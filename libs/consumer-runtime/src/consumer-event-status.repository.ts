@@ -3,21 +3,49 @@ import { ConsumerEventState } from './entities/consumer-event-status.entity';
 
 const MAX_ERROR_LENGTH = 2000;
 
-/** Upserts the failure state of (group, event); `attempts` only ever grows. */
+/**
+ * Upserts the failure state of (group, event); `attempts` only ever grows. A `retrying` row keeps the time its run of
+ * failures began (`first_failed_at`, reset when an event that was dead or processed fails anew, as after a replay):
+ * returned, so that the long retry ceiling counts from the first failure whichever process or restart tries it.
+ */
 export async function recordEventStatus(
   manager: EntityManager | DataSource,
-  row: { group: string; eventId: string; status: ConsumerEventState; attempts: number; lastError: string | null },
-): Promise<void> {
-  await manager.query(
-    `INSERT INTO consumer_event_status ("group", event_id, status, attempts, last_error, updated_at)
-     VALUES ($1, $2, $3, $4, $5, now())
+  row: {
+    group: string;
+    eventId: string;
+    status: ConsumerEventState;
+    attempts: number;
+    lastError: string | null;
+    /** The caller's idea of when the failures began; the row's own, if older, wins. */
+    firstFailedAt?: Date;
+  },
+): Promise<Date | null> {
+  const rows: Array<{ first_failed_at: Date | null }> = await manager.query(
+    `INSERT INTO consumer_event_status ("group", event_id, status, attempts, last_error, updated_at, first_failed_at)
+     VALUES ($1, $2, $3::varchar, $4, $5, now(), CASE WHEN $3::varchar = 'retrying' THEN COALESCE($6::timestamptz, now()) END)
      ON CONFLICT ("group", event_id) DO UPDATE
        SET status = EXCLUDED.status,
            attempts = GREATEST(consumer_event_status.attempts, EXCLUDED.attempts),
            last_error = COALESCE(EXCLUDED.last_error, consumer_event_status.last_error),
-           updated_at = now()`,
-    [row.group, row.eventId, row.status, row.attempts, row.lastError?.slice(0, MAX_ERROR_LENGTH) ?? null],
+           first_failed_at = CASE
+             WHEN EXCLUDED.status <> 'retrying' THEN consumer_event_status.first_failed_at
+             WHEN consumer_event_status.status = 'retrying'
+               THEN COALESCE(consumer_event_status.first_failed_at, EXCLUDED.first_failed_at)
+             ELSE EXCLUDED.first_failed_at
+           END,
+           updated_at = now()
+     RETURNING first_failed_at`,
+    [
+      row.group,
+      row.eventId,
+      row.status,
+      row.attempts,
+      row.lastError?.slice(0, MAX_ERROR_LENGTH) ?? null,
+      row.firstFailedAt ?? null,
+    ],
   );
+  const firstFailedAt = rows[0]?.first_failed_at;
+  return firstFailedAt ? new Date(firstFailedAt) : null;
 }
 
 export interface GroupStatus {

@@ -8,6 +8,8 @@ export class ConsumerMetrics {
   readonly deadLetters: Counter<'group' | 'type'>;
   readonly handlerSeconds: Histogram<'group' | 'type'>;
   readonly lag: Gauge<'group' | 'topic' | 'partition'>;
+  readonly breakerOpen: Gauge<'group' | 'dependency'>;
+  readonly breakerTransitions: Counter<'group' | 'dependency' | 'state'>;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -46,6 +48,18 @@ export class ConsumerMetrics {
       name: 'hookrail_consumer_lag',
       help: 'Messages behind the high watermark, per partition',
       labelNames: ['group', 'topic', 'partition'],
+      registers,
+    });
+    this.breakerOpen = new Gauge({
+      name: 'hookrail_consumer_breaker_open',
+      help: "1 while the group's circuit breaker for the dependency is open (its waiting partitions paused), else 0",
+      labelNames: ['group', 'dependency'],
+      registers,
+    });
+    this.breakerTransitions = new Counter({
+      name: 'hookrail_consumer_breaker_transitions_total',
+      help: "Changes of a group's circuit breaker for a dependency, by the state it entered",
+      labelNames: ['group', 'dependency', 'state'],
       registers,
     });
   }

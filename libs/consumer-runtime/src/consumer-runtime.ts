@@ -4,9 +4,17 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DEFAULT_RETRY_POLICY } from './backoff';
 import { BatchProcessor, CompiledHandler } from './batch-processor';
+import { BreakerSettings, DEFAULT_BREAKER_SETTINGS } from './breaker/dependency-breaker';
+import { GroupBreakers } from './breaker/group-breakers';
 import { ConsumerMetrics } from './consumer-metrics';
 import { HandlerRegistration } from './handler';
+import { PartitionHolds } from './partition-holds';
+import { DeadLetterStep } from './steps/dead-letter.middleware';
 import { dedupe } from './steps/dedupe.middleware';
+
+/** Heartbeat errors that mean the group is rebalancing: the batches in hand stop after their current message. */
+const REBALANCING = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'NOT_COORDINATOR']);
+export const DEFAULT_RETRY_CEILING_MS = 3_600_000;
 
 export interface ConsumerRuntimeOptions {
   /** The service's name: its consumer group, its `processed_events` and status rows, its dead letters. */
@@ -30,6 +38,14 @@ export interface ConsumerRuntimeOptions {
   partitionsConsumedConcurrently?: number;
   /** How long the broker waits for a silent member before reassigning its partitions (default 30 s). */
   sessionTimeoutMs?: number;
+  /** How often the member heartbeats (default a third of the session timeout, at most 3 s). */
+  heartbeatIntervalMs?: number;
+  /** How long a rebalance waits for every member to rejoin before it goes on without the late ones (default 60 s). */
+  rebalanceTimeoutMs?: number;
+  /** A message waiting on a down dependency is dead-lettered this long after its first failure (default 1 h). */
+  retryCeilingMs?: number;
+  /** When the group's breaker for a dependency opens, and how often it probes (defaults DEFAULT_BREAKER_SETTINGS). */
+  breaker?: Partial<BreakerSettings>;
   /** Called after each database commit, before the offset commit: the crash tests kill the process here. */
   afterDbCommit?: () => void;
 }
@@ -46,7 +62,11 @@ export class ConsumerRuntime {
   private consumer?: Consumer;
   private producer?: Producer;
   private stopping = false;
+  /** A heartbeat said the group is rebalancing; cleared when this member has joined again. */
+  private rebalancing = false;
   private readonly inFlight = new Set<Promise<void>>();
+  private holds?: PartitionHolds;
+  private breakers?: GroupBreakers;
 
   constructor(private readonly options: ConsumerRuntimeOptions) {
     this.group = options.group;
@@ -69,7 +89,8 @@ export class ConsumerRuntime {
     const consumer = kafka.consumer({
       groupId: this.options.groupId ?? group,
       sessionTimeout,
-      heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 3)),
+      heartbeatInterval: this.options.heartbeatIntervalMs ?? Math.min(3_000, Math.floor(sessionTimeout / 3)),
+      rebalanceTimeout: this.options.rebalanceTimeoutMs ?? 60_000,
       maxWaitTimeInMs: 500,
       // Fetched-but-unprocessed messages are most of the process's memory; a batch of 256 KB is ~800 order events.
       maxBytesPerPartition: 256 * 1024,
@@ -81,15 +102,41 @@ export class ConsumerRuntime {
     consumer.on(consumer.events.CRASH, ({ payload }) =>
       logger.error({ group, err: payload.error?.message, restart: payload.restart }, 'consumer crashed'),
     );
+    const { dataSource, metrics } = this.options;
+    const breakers = new GroupBreakers({
+      group,
+      settings: { ...DEFAULT_BREAKER_SETTINGS, ...this.options.breaker },
+      dataSource,
+      metrics,
+      logger,
+    });
+    const holds = new PartitionHolds(consumer, (dependency) => breakers.isOpen(dependency));
+    breakers.attach(holds);
+    this.breakers = breakers;
+    this.holds = holds;
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.rebalancing = false;
+      holds.reassigned(payload.memberAssignment);
+      logger.info({ group, memberId: payload.memberId, assignment: payload.memberAssignment }, 'partitions assigned');
+    });
     const processor = new BatchProcessor({
       group,
-      dltTopic: this.dltTopic,
-      dataSource: this.options.dataSource,
-      producer: this.producer,
+      dataSource,
       logger,
-      metrics: this.options.metrics,
+      metrics,
       handlers: this.compileHandlers(),
       maxBatchSize: this.options.maxBatchSize ?? 500,
+      retry: { ceilingMs: this.options.retryCeilingMs ?? DEFAULT_RETRY_CEILING_MS, inlineWaitMaxMs: 1_000 },
+      deadLetters: new DeadLetterStep({
+        group,
+        dltTopic: this.dltTopic,
+        producer: this.producer,
+        dataSource,
+        logger,
+        metrics,
+      }),
+      holds,
+      breakers,
       afterDbCommit: this.options.afterDbCommit,
     });
     await consumer.run({
@@ -108,6 +155,8 @@ export class ConsumerRuntime {
     this.stopping = true;
     // kafkajs ignores commitOffsets once its runner stops: let the batch in hand commit before disconnecting.
     await Promise.allSettled([...this.inFlight]);
+    this.holds?.clear();
+    await this.breakers?.stop();
     await this.consumer?.disconnect();
     await this.producer?.disconnect();
   }
@@ -128,11 +177,17 @@ export class ConsumerRuntime {
     const consumer = this.consumer!;
     // kafkajs heartbeats only when asked; a handler that works longer than the session timeout must not cost the
     // group its membership, so a timer keeps asking while the batch is in hand (kafkajs throttles the requests).
-    const keepAlive = setInterval(() => heartbeat().catch(() => undefined), 1_000);
+    // A heartbeat that finds the group rebalancing stops the batches in hand after their current message, so that
+    // this member rejoins in a moment; kafkajs's own heartbeat after the batch then starts the rejoin.
+    const beat = () =>
+      heartbeat().catch((error: { type?: string }) => {
+        if (error.type && REBALANCING.has(error.type)) this.rebalancing = true;
+      });
+    const keepAlive = setInterval(beat, 1_000);
     try {
       await processor.process(batch, {
-        heartbeat,
-        shouldStop: () => this.stopping || !isRunning() || isStale(),
+        heartbeat: beat,
+        shouldStop: () => this.stopping || this.rebalancing || !isRunning() || isStale(),
         commit: async (message) => {
           resolveOffset(message.offset);
           await consumer.commitOffsets([

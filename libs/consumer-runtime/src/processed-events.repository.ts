@@ -1,16 +1,19 @@
 import { preparedQuery } from '@app/db';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 
 /**
  * The dedupe rows one transaction inserted. `take(id)` is true once per id this transaction claimed: the caller
  * applies the effect; false means another delivery already applied it (or an earlier message of this batch did).
  */
 export class ProcessedEventClaims {
-  private constructor(private readonly fresh: Set<string>) {}
+  private constructor(
+    private readonly group: string,
+    private readonly fresh: Set<string>,
+  ) {}
 
   /** One statement for the whole batch; the primary key, not a check-then-insert, decides. */
   static async claim(manager: EntityManager, group: string, eventIds: string[]): Promise<ProcessedEventClaims> {
-    if (eventIds.length === 0) return new ProcessedEventClaims(new Set());
+    if (eventIds.length === 0) return new ProcessedEventClaims(group, new Set());
     const rows = await preparedQuery<{ event_id: string }>(
       manager,
       `INSERT INTO processed_events ("group", event_id)
@@ -19,10 +22,33 @@ export class ProcessedEventClaims {
        RETURNING event_id`,
       [group, eventIds],
     );
-    return new ProcessedEventClaims(new Set(rows.map((row) => row.event_id)));
+    return new ProcessedEventClaims(group, new Set(rows.map((row) => row.event_id)));
   }
 
   take(eventId: string): boolean {
     return this.fresh.delete(eventId);
   }
+
+  /** In the same transaction: deletes the rows claimed but never taken (the run stopped before their events). */
+  async releaseUnused(manager: EntityManager): Promise<void> {
+    if (this.fresh.size === 0) return;
+    await forgetProcessedEvents(manager, this.group, [...this.fresh]);
+    this.fresh.clear();
+  }
+}
+
+/**
+ * Deletes the group's dedupe rows of these events, so that a later delivery of them is applied again: a claim that
+ * was never used, or an event whose effect turned out to have failed after its row committed (the agent's dead task,
+ * in the transaction that marks it dead).
+ */
+export async function forgetProcessedEvents(
+  db: EntityManager | DataSource,
+  group: string,
+  eventIds: string[],
+): Promise<void> {
+  await db.query(`DELETE FROM processed_events WHERE "group" = $1 AND event_id = ANY($2::varchar[])`, [
+    group,
+    eventIds,
+  ]);
 }

@@ -29,4 +29,8 @@ export const HOOKRAIL_HEADERS = {
   dltAttempts: 'hookrail_dlt_attempts',
   dltFirstFailureAt: 'hookrail_dlt_first_failure_at',
   dltLastFailureAt: 'hookrail_dlt_last_failure_at',
+  /** How long the message was retried before it was dead-lettered, in milliseconds (last − first failure). */
+  dltRetriedForMs: 'hookrail_dlt_retried_for_ms',
+  /** The dependency a message waited on when its retry ceiling ran out, e.g. `email-provider`. */
+  dltDependency: 'hookrail_dlt_dependency',
 } as const;

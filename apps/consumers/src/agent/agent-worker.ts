@@ -3,6 +3,7 @@ import {
   classifyError,
   errorClassName,
   errorMessage,
+  forgetProcessedEvents,
   recordEventStatus,
   RetryPolicy,
 } from '@app/consumer-runtime';
@@ -163,7 +164,7 @@ export class AgentWorker {
     const { dataSource, group } = this.deps;
     return dataSource.transaction(async (manager) => {
       if (!(await failAgentTask(manager, task, failure))) return false;
-      await manager.query(`DELETE FROM processed_events WHERE "group" = $1 AND event_id = $2`, [group, task.eventId]);
+      await forgetProcessedEvents(manager, group, [task.eventId]);
       await recordEventStatus(manager, {
         group,
         eventId: task.eventId,

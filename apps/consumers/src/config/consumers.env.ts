@@ -61,11 +61,53 @@ export class ConsumersEnv extends BaseEnv {
   @Max(64)
   CONSUMER_PARTITION_CONCURRENCY = 3;
 
-  /** A member silent this long is dropped from its group and its partitions reassigned (broker minimum 6000). */
+  /**
+   * A member silent this long is dropped from its group and its partitions reassigned: how long a killed process's
+   * partitions wait (broker minimum 6000).
+   */
   @Type(() => Number)
   @IsInt()
   @Min(1000)
-  KAFKA_SESSION_TIMEOUT_MS = 30_000;
+  KAFKA_SESSION_TIMEOUT_MS = 10_000;
+
+  /** How often a member heartbeats; the others learn of a rebalance at their next heartbeat. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  KAFKA_HEARTBEAT_INTERVAL_MS = 1_000;
+
+  /** How long a rebalance waits for every member to rejoin before it goes on without the late ones. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  KAFKA_REBALANCE_TIMEOUT_MS = 30_000;
+
+  /**
+   * A message whose dependency is down (a provider's 5xx, 429, timeout) is retried this long after its first failure,
+   * then dead-lettered. A service may set its own (`retryCeilingMs` in its definition).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  CONSUMER_RETRY_CEILING_MS = 3_600_000;
+
+  /** Consecutive failures on one dependency, with no answer in between, that open the group's breaker for it. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  CONSUMER_BREAKER_FAILURES = 3;
+
+  /** The first probe of an open breaker comes this long after it opened; each failed probe doubles the interval… */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  CONSUMER_BREAKER_PROBE_MS = 5_000;
+
+  /** …up to this. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  CONSUMER_BREAKER_PROBE_MAX_MS = 60_000;
 
   /** Days a `processed_events` row is kept: the dedupe window, which must exceed the topics' retention. */
   @Type(() => Number)

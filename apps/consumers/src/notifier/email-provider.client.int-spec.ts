@@ -1,4 +1,4 @@
-import { classifyError } from '@app/consumer-runtime';
+import { classifyError, dependencyOf } from '@app/consumer-runtime';
 import { waitFor } from '@app/testing';
 import { DevEmailProvider } from './dev-provider/email-provider.server';
 import {
@@ -51,7 +51,9 @@ describe('email provider client against the development provider (real HTTP)', (
     expect(inProgress.status).toBe('fulfilled');
     expect(completed).toMatchObject({ status: 'rejected', reason: expect.any(EmailProviderUnavailableError) });
     expect((completed as PromiseRejectedResult).reason.message).toMatch(/409/);
-    expect(classifyError((completed as PromiseRejectedResult).reason)).toBe('transient');
+    // A down dependency, named: retried up to the long ceiling, counted by the notifier's breaker for it.
+    expect(classifyError((completed as PromiseRejectedResult).reason)).toBe('dependency');
+    expect(dependencyOf((completed as PromiseRejectedResult).reason)).toBe('email-provider');
     expect(provider.stats().sent).toBe(sentBefore + 2);
   });
 });

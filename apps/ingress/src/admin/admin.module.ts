@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ADMIN_KAFKA_BROKERS, AdminKafka } from './admin-kafka';
 import { AdminToken, AdminTokenGuard } from './admin-token.guard';
+import { BreakersAdminController } from './breakers.admin.controller';
 import { ConsoleController } from './console.controller';
 import { DeadLettersAdminController } from './dead-letters.admin.controller';
 import { OperationsAdminController } from './operations.admin.controller';
 import { ChangeDeadLettersUseCase } from './usecases/change-dead-letters.usecase';
+import { ListBreakersUseCase } from './usecases/list-breakers.usecase';
 import { ADMIN_KAFKA_NAMESPACE, GetOperationsUseCase } from './usecases/get-operations.usecase';
 import { ListDeadLettersUseCase } from './usecases/list-dead-letters.usecase';
 import { ShowDeadLetterUseCase } from './usecases/show-dead-letter.usecase';
@@ -16,13 +18,13 @@ export interface AdminSettings {
   kafkaNamespace: string;
 }
 
-/** /admin: the dead-letter API, backlog and lag, and the operator console. */
+/** /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, and the operator console. */
 @Module({})
 export class AdminModule {
   static forRoot(settings: AdminSettings): DynamicModule {
     return {
       module: AdminModule,
-      controllers: [DeadLettersAdminController, OperationsAdminController, ConsoleController],
+      controllers: [DeadLettersAdminController, OperationsAdminController, BreakersAdminController, ConsoleController],
       providers: [
         { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
         { provide: ADMIN_KAFKA_BROKERS, useValue: settings.kafkaBrokers },
@@ -33,6 +35,7 @@ export class AdminModule {
         ShowDeadLetterUseCase,
         ChangeDeadLettersUseCase,
         GetOperationsUseCase,
+        ListBreakersUseCase,
       ],
     };
   }

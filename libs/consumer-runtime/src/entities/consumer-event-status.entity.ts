@@ -27,4 +27,8 @@ export class ConsumerEventStatusEntity {
 
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
   updatedAt: Date;
+
+  /** When the current run of failures began (reset when a replay fails anew): the long retry ceiling counts from it. */
+  @Column('timestamptz', { name: 'first_failed_at', nullable: true })
+  firstFailedAt: Date | null;
 }

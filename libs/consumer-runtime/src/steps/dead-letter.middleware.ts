@@ -1,10 +1,17 @@
 import { HOOKRAIL_HEADERS } from '@app/contracts';
 import { IHeaders, KafkaMessage, Producer } from 'kafkajs';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { backoffDelay, RetryPolicy } from '../backoff';
 import { errorClassName, errorMessage } from '../classify-error';
+import { recordEventStatus } from '../consumer-event-status.repository';
+import { ConsumerMetrics } from '../consumer-metrics';
 import { Failure } from './retry.middleware';
 
 const MAX_STACK_LENGTH = 4000;
 const MAX_MESSAGE_LENGTH = 1000;
+/** Between tries of a dead letter the broker did not take: the partition waits meanwhile. */
+const DLT_RETRY: RetryPolicy = { maxAttempts: Infinity, baseDelayMs: 500, maxDelayMs: 30_000 };
 
 export interface DeadLetterSource {
   group: string;
@@ -20,7 +27,7 @@ export interface DeadLetterRecord {
   headers: IHeaders;
 }
 
-/** The original key, value and headers, plus where it came from and why it died. */
+/** The original key, value and headers, plus where it came from, why it died and how long it was tried. */
 export function buildDeadLetter(source: DeadLetterSource, failure: Failure): DeadLetterRecord {
   const stack = failure.error instanceof Error ? (failure.error.stack ?? '') : '';
   return {
@@ -39,6 +46,8 @@ export function buildDeadLetter(source: DeadLetterSource, failure: Failure): Dea
       [HOOKRAIL_HEADERS.dltAttempts]: String(failure.attempts),
       [HOOKRAIL_HEADERS.dltFirstFailureAt]: failure.firstFailureAt.toISOString(),
       [HOOKRAIL_HEADERS.dltLastFailureAt]: failure.lastFailureAt.toISOString(),
+      [HOOKRAIL_HEADERS.dltRetriedForMs]: String(failure.lastFailureAt.getTime() - failure.firstFailureAt.getTime()),
+      ...(failure.dependency && { [HOOKRAIL_HEADERS.dltDependency]: failure.dependency }),
     },
   };
 }
@@ -49,4 +58,77 @@ export function buildDeadLetter(source: DeadLetterSource, failure: Failure): Dea
  */
 export async function produceDeadLetter(producer: Producer, dltTopic: string, record: DeadLetterRecord): Promise<void> {
   await producer.send({ topic: dltTopic, acks: -1, messages: [record] });
+}
+
+/**
+ * The dead-letter step: a message the group gave up on (poison at once, an unknown error after its attempts, a down
+ * dependency after the retry ceiling) goes to `<group>.dlt`, then counts, logs and records the event `dead`. Its
+ * answer decides the offset: true, the broker took it and the offset may move past the message; false, the message
+ * stays uncommitted and its partition waits `retryDelayMs()` before it is processed again.
+ */
+export class DeadLetterStep {
+  private failures = 0;
+
+  constructor(
+    private readonly deps: {
+      group: string;
+      dltTopic: string;
+      producer: Producer;
+      dataSource: DataSource;
+      logger: Logger;
+      metrics: ConsumerMetrics;
+    },
+  ) {}
+
+  async deadLetter(source: Omit<DeadLetterSource, 'group'> & { type: string }, failure: Failure): Promise<boolean> {
+    const { group, dltTopic, producer, logger, metrics, dataSource } = this.deps;
+    const { topic, partition, message, eventId } = source;
+    const fields = { group, eventId, topic, partition, offset: message.offset, dltTopic };
+    try {
+      await produceDeadLetter(
+        producer,
+        dltTopic,
+        buildDeadLetter({ group, topic, partition, message, eventId }, failure),
+      );
+    } catch (error) {
+      this.failures++;
+      logger.error(
+        { ...fields, err: errorMessage(error) },
+        'could not produce the dead letter; offset not committed, the message will be processed again',
+      );
+      return false;
+    }
+    this.failures = 0;
+    metrics.deadLetters.inc({ group, type: source.type });
+    logger.warn(
+      {
+        ...fields,
+        errorClass: errorClassName(failure.error),
+        attempts: failure.attempts,
+        retriedForMs: failure.lastFailureAt.getTime() - failure.firstFailureAt.getTime(),
+        ...(failure.dependency && { dependency: failure.dependency }),
+      },
+      'dead-lettered',
+    );
+    if (eventId) {
+      await recordEventStatus(dataSource, {
+        group,
+        eventId,
+        status: 'dead',
+        attempts: failure.attempts,
+        lastError: describeFailure(failure.error),
+      }).catch((error: Error) => logger.warn({ ...fields, err: error.message }, 'could not record the dead status'));
+    }
+    return true;
+  }
+
+  /** How long the partition waits before a dead letter the broker refused is tried again. */
+  retryDelayMs(): number {
+    return backoffDelay(this.failures, DLT_RETRY, () => 1);
+  }
+}
+
+/** `<error class>: <message>`, as status rows and breaker rows show an error. */
+export function describeFailure(error: unknown): string {
+  return `${errorClassName(error)}: ${errorMessage(error)}`;
 }

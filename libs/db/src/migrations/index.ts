@@ -8,6 +8,7 @@ import { AgentTasks1764500000002 } from './1764500000002-AgentTasks';
 import { RetentionIndexes1764510000001 } from './1764510000001-RetentionIndexes';
 import { OutboxNotifyAfterCommit1764520000001 } from './1764520000001-OutboxNotifyAfterCommit';
 import { AnalyticsDailyTotals1764580000001 } from './1764580000001-AnalyticsDailyTotals';
+import { DependencyBreakers1764540000001 } from './1764540000001-DependencyBreakers';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   RetentionIndexes1764510000001,
   OutboxNotifyAfterCommit1764520000001,
   AnalyticsDailyTotals1764580000001,
+  DependencyBreakers1764540000001,
 ];

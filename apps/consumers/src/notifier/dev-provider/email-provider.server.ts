@@ -22,6 +22,13 @@ export interface SentEmail {
   sentAt: string;
 }
 
+/** One `POST /v1/emails` as it arrived, and the status it was answered with. */
+export interface EmailProviderCall {
+  idempotencyKey: string;
+  at: Date;
+  status?: number;
+}
+
 export interface EmailProviderStats {
   /** Every `POST /v1/emails`, answered or not. */
   requests: number;
@@ -42,6 +49,8 @@ export interface EmailProviderStats {
  */
 export class DevEmailProvider extends DevProviderServer<EmailProviderBehaviour> {
   readonly emails: SentEmail[] = [];
+  /** Every call with a key, in arrival order: when a retry came, and what it was told. */
+  readonly calls: EmailProviderCall[] = [];
   private readonly idempotency = new IdempotencyStore();
   private readonly counts = { requests: 0, replayed: 0, failed: 0 };
 
@@ -69,6 +78,9 @@ export class DevEmailProvider extends DevProviderServer<EmailProviderBehaviour> 
     if (!this.authorized(request, response)) return;
     const key = request.headers['idempotency-key'];
     if (typeof key !== 'string' || key.length === 0) return reply(response, 400, { error: 'idempotency_key_required' });
+    const call: EmailProviderCall = { idempotencyKey: key, at: new Date() };
+    this.calls.push(call);
+    response.once('finish', () => (call.status = response.statusCode));
     const raw = await readBody(request);
     const check = this.idempotency.begin(key, raw);
     if (check.kind === 'conflict') {

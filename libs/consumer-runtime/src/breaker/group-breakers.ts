@@ -1,0 +1,134 @@
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { errorClassName, errorMessage } from '../classify-error';
+import { ConsumerMetrics } from '../consumer-metrics';
+import { PartitionHolds } from '../partition-holds';
+import { Failure } from '../steps/retry.middleware';
+import { BreakerChange, BreakerSettings, DependencyBreaker } from './dependency-breaker';
+import { saveBreakerState } from './dependency-breakers.repository';
+
+/**
+ * A consumer group's circuit breakers, one per dependency its handlers reported down (no per-group code: whatever a
+ * `DependencyUnavailableError` names). Runs each breaker's probe timer, pauses and resumes through the group's
+ * PartitionHolds, and makes every state change visible: one log line, `hookrail_consumer_breaker_open` and
+ * `_transitions_total`, and the `dependency_breakers` row that `/admin/breakers` and `hookrail breakers` read.
+ */
+export class GroupBreakers {
+  private readonly breakers = new Map<string, DependencyBreaker>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private holds?: PartitionHolds;
+  /** State writes in the order of the changes, so the row ends in the latest state. */
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly deps: {
+      group: string;
+      settings: BreakerSettings;
+      dataSource: DataSource;
+      metrics: ConsumerMetrics;
+      logger: Logger;
+    },
+  ) {}
+
+  /** The partitions the breakers pause and probe (made after the consumer, hence not in the constructor). */
+  attach(holds: PartitionHolds): void {
+    this.holds = holds;
+  }
+
+  isOpen(dependency: string): boolean {
+    return this.breakers.get(dependency)?.state === 'open';
+  }
+
+  /** A message of `topic|partition` failed on `failure.dependency`. */
+  failed(failure: Failure, source: string): void {
+    const breaker = this.breaker(failure.dependency!);
+    const change = breaker.recordFailure(
+      `${errorClassName(failure.error)}: ${errorMessage(failure.error)}`,
+      source,
+      failure.retryAfterMs,
+    );
+    if (change) this.changed(breaker, change);
+    if (breaker.state === 'open') this.scheduleProbe(breaker);
+  }
+
+  /** A message that had failed on `dependency` got another answer: the dependency is back. */
+  answered(dependency: string): void {
+    const breaker = this.breakers.get(dependency);
+    const change = breaker?.recordAnswer();
+    if (breaker && change) this.changed(breaker, change);
+  }
+
+  /** Stops the probe timers (the consumer is stopping) and waits for the state writes under way. */
+  async stop(): Promise<void> {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await this.writes;
+  }
+
+  private breaker(dependency: string): DependencyBreaker {
+    let breaker = this.breakers.get(dependency);
+    if (!breaker) {
+      breaker = new DependencyBreaker(dependency, this.deps.settings);
+      this.breakers.set(dependency, breaker);
+      this.deps.metrics.breakerOpen.set({ group: this.deps.group, dependency }, 0);
+    }
+    return breaker;
+  }
+
+  private scheduleProbe(breaker: DependencyBreaker): void {
+    clearTimeout(this.timers.get(breaker.dependency));
+    const timer = setTimeout(() => this.probe(breaker), Math.max(0, breaker.nextProbeAt - Date.now()));
+    this.timers.set(breaker.dependency, timer);
+  }
+
+  /** Retries one waiting message; with nothing waiting here any more, there is nothing to keep paused. */
+  private probe(breaker: DependencyBreaker): void {
+    this.timers.delete(breaker.dependency);
+    if (breaker.state !== 'open') return;
+    const source = this.holds?.probe(breaker.dependency);
+    if (!source && this.holds?.anyWaitingOn(breaker.dependency)) {
+      // The partitions resumed by earlier probes have not been fetched yet: their answer is still to come.
+      breaker.probing('');
+    } else if (!source) {
+      const change = breaker.close();
+      if (change) this.changed(breaker, change, 'no partition of this process waits on it any more');
+      return;
+    } else {
+      breaker.probing(source);
+    }
+    this.deps.logger.debug(
+      { group: this.deps.group, dependency: breaker.dependency, probe: source ?? 'none paused' },
+      'probing the dependency with a waiting message',
+    );
+    this.scheduleProbe(breaker);
+  }
+
+  private changed(breaker: DependencyBreaker, change: BreakerChange, reason?: string): void {
+    const { group, metrics, logger, dataSource } = this.deps;
+    const { dependency } = breaker;
+    const labels = { group, dependency };
+    metrics.breakerOpen.set(labels, breaker.state === 'open' ? 1 : 0);
+    metrics.breakerTransitions.inc({ ...labels, state: breaker.state });
+    if (change === 'opened') {
+      clearTimeout(this.timers.get(dependency));
+      logger.warn(
+        { group, dependency, state: 'open', lastError: breaker.lastError },
+        'dependency unavailable: breaker open, waiting partitions paused',
+      );
+    } else {
+      clearTimeout(this.timers.get(dependency));
+      this.timers.delete(dependency);
+      const resumed = this.holds?.release(dependency) ?? 0;
+      logger.info(
+        { group, dependency, state: 'closed', resumed, ...(reason && { reason }) },
+        'dependency answers again: breaker closed, partitions resumed',
+      );
+    }
+    const row = { group, dependency, state: breaker.state, since: breaker.since, lastError: breaker.lastError };
+    this.writes = this.writes
+      .then(() => saveBreakerState(dataSource, row))
+      .catch((error: Error) =>
+        logger.warn({ group, dependency, err: error.message }, 'could not record the breaker state'),
+      );
+  }
+}
