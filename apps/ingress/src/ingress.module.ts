@@ -20,6 +20,7 @@ import { HealthController } from './health/health.controller';
 import { ProblemFilter } from './http/problem.filter';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { MetricsController } from './metrics/metrics.controller';
+import { OperationsMetrics } from './metrics/operations.metrics';
 import { InboundEventsRetentionService } from './retention/inbound-events-retention.service';
 import { SourceRegistry } from './sources/source-registry';
 import { WebhookController } from './webhooks/webhook.controller';
@@ -41,6 +42,10 @@ export class IngressModule {
           adminToken: config.ADMIN_TOKEN,
           kafkaBrokers: config.KAFKA_BROKERS,
           kafkaNamespace: config.KAFKA_NAMESPACE,
+          opsSamples: {
+            intervalMs: config.OPS_SAMPLE_INTERVAL_MS,
+            retentionMinutes: config.OPS_SAMPLE_RETENTION_MINUTES,
+          },
         }),
       ],
       controllers: [WebhookController, EventsController, HealthController, MetricsController],
@@ -60,6 +65,7 @@ export class IngressModule {
         BacklogRepository,
         BackpressureService,
         IngressMetrics,
+        OperationsMetrics,
         InboundEventRepository,
         OutboxStatusRepository,
         outboxNotifierProvider,

@@ -25,6 +25,14 @@ export interface JobStatus {
   overdueSince: Date | null;
 }
 
+/** An interval as people write it: `1h`, `10m`, `30s`, `1500ms`. */
+export function describeInterval(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
+
 /** The job_schedules statements, one method each. */
 export class JobScheduleRepository {
   constructor(private readonly db: EntityManager | DataSource) {}

@@ -11,6 +11,8 @@ export interface NewInboundEvent {
   aggregateId: string;
   payloadHash: string;
   payload: unknown;
+  scheme: string;
+  headers: Record<string, string>;
 }
 
 export interface InboundEventRow {
@@ -33,8 +35,8 @@ export class InboundEventRepository {
     const rows = await poolQuery(
       dataSource,
       `WITH event AS (
-         INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload, scheme, headers)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $13, $14)
          ON CONFLICT (source, sender_event_id) DO NOTHING
          RETURNING id
        ), queued AS (
@@ -54,6 +56,7 @@ export class InboundEventRepository {
           JSON.stringify(event.payload),
         ],
         ...[outbox.lane, outbox.topic, outbox.key, outbox.value, outbox.headers],
+        ...[event.scheme, JSON.stringify(event.headers)],
       ],
     );
     return rows.length === 1;
