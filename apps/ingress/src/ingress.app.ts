@@ -10,7 +10,7 @@ import { SourceRegistry } from './sources/source-registry';
 
 /** Builds the ingress HTTP app (not yet listening); main.ts and the tests both start it through here. */
 export async function createIngressApp(config: IngressEnv): Promise<NestFastifyApplication> {
-  const logger = createLogger('ingress', config.LOG_LEVEL);
+  const logger = createLogger('ingress', config.LOG_LEVEL, config.LOG_FORMAT);
   const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
   const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, logger: false, return503OnClosing: true });
   const fastify = adapter.getInstance();
