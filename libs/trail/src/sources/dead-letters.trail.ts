@@ -13,6 +13,7 @@ interface DeadLetterRow {
   dead_at: Date;
   status: string;
   replay_count: number;
+  replayed_at: Date | null;
   resolved_at: Date | null;
   purged_at: Date | null;
 }
@@ -34,7 +35,7 @@ export const deadLettersTrail: TrailSource = {
   async entries(event, { db }) {
     const letters: DeadLetterRow[] = await db.query(
       `SELECT id, "group", original_topic, original_partition, original_offset, dlt_topic, error_class, error_message,
-              attempts, dead_at, status, replay_count, resolved_at, purged_at
+              attempts, dead_at, status, replay_count, replayed_at, resolved_at, purged_at
          FROM dead_letters WHERE event_id = $1 ORDER BY dead_at`,
       [event.id],
     );
@@ -69,15 +70,29 @@ export const deadLettersTrail: TrailSource = {
           replayCount: letter.replay_count,
         },
       });
-      for (const action of audit.filter((row) => row.dead_letter_id === letter.id)) {
+      const actions = audit.filter((row) => row.dead_letter_id === letter.id);
+      const lastReplay = actions.filter((row) => row.action === 'replay').pop();
+      for (const action of actions) {
+        // The audit row is written when the whole request is done (a bulk replay is paced); the letter's own
+        // replayed_at says when its last replay went out, which is what the timeline needs.
+        const sentAt =
+          action === lastReplay && letter.replayed_at && new Date(letter.replayed_at) <= new Date(action.at)
+            ? new Date(letter.replayed_at)
+            : new Date(action.at);
         entries.push({
-          at: new Date(action.at),
+          at: sentAt,
           step: action.action === 'replay' ? 'replayed' : 'purged',
           level: 'info',
           group: letter.group,
           deadLetterId: letter.id,
           summary: `${action.action === 'replay' ? `replayed to ${letter.group}.replay` : 'purged'} by ${action.actor}${action.count > 1 ? ` (with ${action.count - 1} other dead letter(s))` : ''}`,
-          detail: { deadLetterId: letter.id, group: letter.group, actor: action.actor, action: action.action },
+          detail: {
+            deadLetterId: letter.id,
+            group: letter.group,
+            actor: action.actor,
+            action: action.action,
+            recordedAt: new Date(action.at).toISOString(),
+          },
         });
       }
       if (letter.resolved_at)
