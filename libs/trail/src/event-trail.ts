@@ -1,6 +1,6 @@
 import { findReceivedEvents, findUnreceivedEvent } from './find-events';
 import { TRAIL_SOURCES } from './sources';
-import { TrailContext, TrailEvent, TrailSource, TrailStep } from './trail';
+import { TrailContext, TrailEntry, TrailEvent, TrailSource, TrailStep } from './trail';
 
 export interface EventTrail {
   id: string;
@@ -38,14 +38,8 @@ export async function findTrails(
 
 async function trailOf(event: TrailEvent, context: TrailContext, sources: readonly TrailSource[]): Promise<EventTrail> {
   const found = await Promise.all(
-    sources.map(async (source, rank) =>
-      (await source.entries(event, context)).map((entry, index) => ({ entry, source: source.name, rank, index })),
-    ),
+    sources.map(async (source) => ({ source: source.name, entries: await source.entries(event, context) })),
   );
-  const steps = found
-    .flat()
-    .sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime() || a.rank - b.rank || a.index - b.index)
-    .map(({ entry, source }) => ({ ...entry, at: entry.at.toISOString(), source }));
   return {
     id: event.id,
     source: event.source,
@@ -54,6 +48,32 @@ async function trailOf(event: TrailEvent, context: TrailContext, sources: readon
     aggregateId: event.aggregateId,
     receivedAt: event.receivedAt?.toISOString() ?? null,
     matchedBy: event.matchedBy,
-    trail: steps,
+    trail: mergeSteps(found),
   };
+}
+
+/**
+ * One timeline from the sources' entries (given in the sources' order): by time; at the same instant, in the sources'
+ * order, then each source's own. A step that precedes every group's processing (`beforeGroups`) is placed no later
+ * than the first of them, its recorded time kept in the detail: the timeline then reads in causal order even where
+ * two processes recorded them milliseconds apart.
+ */
+export function mergeSteps(found: Array<{ source: string; entries: TrailEntry[] }>): TrailStep[] {
+  const ranked = found.flatMap(({ source, entries }, rank) =>
+    entries.map((entry, index) => ({ entry: { ...entry }, source, rank, index })),
+  );
+  const firstGroupStep = Math.min(...ranked.filter(({ entry }) => entry.group).map(({ entry }) => entry.at.getTime()));
+  for (const { entry } of ranked) {
+    if (entry.beforeGroups && entry.at.getTime() > firstGroupStep) {
+      entry.detail = { ...entry.detail, recordedAt: entry.at.toISOString() };
+      entry.at = new Date(firstGroupStep);
+    }
+  }
+  return ranked
+    .sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime() || a.rank - b.rank || a.index - b.index)
+    .map(({ entry: { beforeGroups: _beforeGroups, ...entry }, source }) => ({
+      ...entry,
+      at: entry.at.toISOString(),
+      source,
+    }));
 }

@@ -31,6 +31,12 @@ export interface TrailEntry {
   detail: Record<string, unknown>;
   /** The dead letter this step is about, so that a console can offer its replay. */
   deadLetterId?: string;
+  /**
+   * The step happened before any consumer group could see the event (received, queued, published), whatever its
+   * recorded time says: the relay records `published_at` just after the broker's ack, and a fast group may have
+   * applied the event a few milliseconds before that record.
+   */
+  beforeGroups?: boolean;
 }
 
 export interface TrailContext {
@@ -49,4 +55,4 @@ export interface TrailSource {
 }
 
 /** A trail entry as the API sends it: the source that found it named, the time as ISO text. */
-export type TrailStep = Omit<TrailEntry, 'at'> & { at: string; source: string };
+export type TrailStep = Omit<TrailEntry, 'at' | 'beforeGroups'> & { at: string; source: string };

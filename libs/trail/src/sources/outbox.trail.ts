@@ -46,6 +46,7 @@ export const outboxTrail: TrailSource = {
         at: new Date(row.created_at),
         step: 'queued',
         level: 'info',
+        beforeGroups: true,
         summary: `queued in the outbox for ${row.topic} (key ${row.key}, lane ${row.lane})`,
         detail: { outboxId: row.id, topic: row.topic, key: row.key, lane: row.lane },
       });
@@ -55,6 +56,7 @@ export const outboxTrail: TrailSource = {
           at: new Date(row.published_at),
           step: 'published',
           level: 'ok',
+          beforeGroups: true,
           summary: `published to ${row.topic}${partition === undefined ? '' : ` partition ${partition}`}`,
           detail: { topic: row.topic, partition: partition ?? null, key: row.key, attempts: row.attempts },
         });

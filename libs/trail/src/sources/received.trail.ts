@@ -16,6 +16,7 @@ export const receivedTrail: TrailSource = {
         at: event.receivedAt,
         step: 'received',
         level: 'ok',
+        beforeGroups: true,
         summary: `received from ${event.source}${row.scheme ? ` (${row.scheme})` : ''}: ${event.type}, sender id ${event.senderEventId}, aggregate ${event.aggregateId}`,
         detail: {
           source: event.source,

@@ -29,5 +29,7 @@ export interface ChartSampler {
   title: string;
   /** Shown beside the values: `/s`, `/min`, `messages`, `rows`. */
   unit: string;
+  /** `rate`: a series without a point in a sampled slot had nothing (0); `level`: its value is unknown there. */
+  kind: 'rate' | 'level';
   sample(window: SampleWindow): Promise<SamplePoint[]>;
 }

@@ -13,6 +13,7 @@ export interface ChartsAnswer {
     metric: string;
     title: string;
     unit: string;
+    kind: 'rate' | 'level';
     series: Array<{ name: string; values: Array<number | null> }>;
   }>;
 }
@@ -32,14 +33,16 @@ export class GetChartsUseCase {
     const rows = await new OpsSamplesRepository((await this.database.connection()).manager).since(minutes);
     const times = [...new Set(rows.map((row) => row.at.getTime()))].sort((a, b) => a - b);
     const slot = new Map(times.map((time, index) => [time, index]));
-    const charts = CHART_SAMPLERS.map(({ metric, title, unit }) => {
+    const charts = CHART_SAMPLERS.map(({ metric, title, unit, kind }) => {
       const bySeries = new Map<string, Array<number | null>>();
+      // Every slot in `times` was sampled: a rate with no point there counted nothing.
+      const empty = kind === 'rate' ? 0 : null;
       for (const row of rows.filter((candidate) => candidate.metric === metric)) {
-        if (!bySeries.has(row.series)) bySeries.set(row.series, new Array<number | null>(times.length).fill(null));
+        if (!bySeries.has(row.series)) bySeries.set(row.series, new Array<number | null>(times.length).fill(empty));
         bySeries.get(row.series)![slot.get(row.at.getTime())!] = Math.round(row.value * 1000) / 1000;
       }
       const series = [...bySeries].map(([name, values]) => ({ name, values }));
-      return { metric, title, unit, series };
+      return { metric, title, unit, kind, series };
     });
     return { intervalMs: this.settings.intervalMs, times: times.map((time) => time / 1000), charts };
   }

@@ -28,9 +28,12 @@ export class OpsSamplesRepository {
     return rows.length;
   }
 
-  async slotExists(at: Date): Promise<boolean> {
-    const rows: unknown[] = await this.manager.query(`SELECT 1 FROM ops_samples WHERE at = $1 LIMIT 1`, [at]);
-    return rows.length > 0;
+  /** The end of the newest sampled slot, if any. */
+  async latestSlot(): Promise<Date | undefined> {
+    const [{ latest }]: Array<{ latest: Date | null }> = await this.manager.query(
+      `SELECT max(at) AS latest FROM ops_samples`,
+    );
+    return latest ? new Date(latest) : undefined;
   }
 
   async deleteBefore(cutoff: Date): Promise<number> {

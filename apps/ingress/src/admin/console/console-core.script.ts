@@ -49,14 +49,15 @@ export const CONSOLE_CORE_SCRIPT = `
     return Math.round(seconds / 86400) + ' d';
   }
 
-  /** A table inside a scrolling wrapper; columns: { title, key, render?, class? }. */
+  /** A table inside a scrolling wrapper; columns: { title, key, render?, class?, numeric? }. */
   function table(columns, rows, rowAttributes) {
     if (rows.length === 0) return el('p', {}, 'none');
     return el('div', { class: 'table-wrap' }, el('table', {},
-      el('thead', {}, el('tr', {}, columns.map((column) => el('th', {}, column.title)))),
+      el('thead', {}, el('tr', {}, columns.map((column) => el('th', { class: column.numeric ? 'num' : undefined }, column.title)))),
       el('tbody', {}, rows.map((row) => el('tr', rowAttributes ? rowAttributes(row) : {}, columns.map((column) => {
         const value = column.render ? column.render(row) : row[column.key];
-        return el('td', { class: column.class ? column.class(row) : undefined, 'data-column': column.key }, value);
+        const classes = [column.numeric ? 'num' : '', column.class ? column.class(row) : ''].filter(Boolean).join(' ');
+        return el('td', { class: classes || undefined, 'data-column': column.key }, value);
       }))))));
   }
 
@@ -92,6 +93,12 @@ export const CONSOLE_CORE_SCRIPT = `
   function owner(group) {
     const found = state.groups.find((candidate) => candidate.group === group);
     return found && found.owner ? found.owner.team + ' (' + found.owner.contact + ')' : '';
+  }
+
+  /** The team that owns a group, or ''. */
+  function team(group) {
+    const found = state.groups.find((candidate) => candidate.group === group);
+    return found && found.owner ? found.owner.team : '';
   }
 
   /** Replay or purge one dead letter, after the operator confirmed it. */
@@ -190,7 +197,7 @@ export const CONSOLE_CORE_SCRIPT = `
   }
 
   window.hookrail = {
-    $, el, time, ago, duration, table, api, flash, confirmAction, owner, change, go, refresh, start, state, panels,
+    $, el, time, ago, duration, table, api, flash, confirmAction, owner, team, change, go, refresh, start, state, panels,
     page: (definition) => { pages[definition.id] = definition; },
     panel: (definition) => { panels.push(definition); },
   };

@@ -17,9 +17,10 @@ export const CONSOLE_STYLES = `
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #eef0f2; vertical-align: top; }
   th { font-weight: 600; color: #57606a; white-space: nowrap; }
-  td.message { max-width: 22rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  td.message { max-width: 13rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .sub { display: block; color: #57606a; font-size: .85em; }
   td.nowrap, td[data-column=actions] { white-space: nowrap; }
-  td.num { text-align: right; font-variant-numeric: tabular-nums; }
+  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
   .cards { display: flex; gap: 1rem; flex-wrap: wrap; }
   .card { border: 1px solid #dde1e6; border-radius: 6px; padding: .5rem .8rem; min-width: 8rem; background: #fff; }
   .card b { display: block; font-size: 1.4rem; }

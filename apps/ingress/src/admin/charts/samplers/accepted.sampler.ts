@@ -5,6 +5,7 @@ export const acceptedSampler: ChartSampler = {
   metric: 'accepted',
   title: 'Events accepted',
   unit: '/s',
+  kind: 'rate',
   async sample({ db, from, to, seconds }) {
     const [{ n }] = await db.query(
       `SELECT count(*)::int AS n FROM inbound_events WHERE received_at >= $1 AND received_at < $2`,

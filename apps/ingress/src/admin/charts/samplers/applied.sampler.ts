@@ -5,6 +5,7 @@ export const appliedSampler: ChartSampler = {
   metric: 'applied',
   title: 'Events applied, per group',
   unit: '/s',
+  kind: 'rate',
   async sample({ db, from, to, seconds }) {
     const rows: Array<{ group: string; n: number }> = await db.query(
       `SELECT "group", count(*)::int AS n FROM processed_events

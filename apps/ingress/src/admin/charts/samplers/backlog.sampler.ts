@@ -5,6 +5,7 @@ export const backlogSampler: ChartSampler = {
   metric: 'backlog',
   title: 'Outbox backlog',
   unit: 'rows',
+  kind: 'level',
   async sample({ db }) {
     const [{ n }] = await db.query(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM outbox WHERE published_at IS NULL LIMIT 10000000) unpublished`,

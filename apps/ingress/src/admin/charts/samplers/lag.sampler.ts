@@ -5,6 +5,7 @@ export const lagSampler: ChartSampler = {
   metric: 'lag',
   title: 'Consumer lag, per group',
   unit: 'messages',
+  kind: 'level',
   async sample({ lag }) {
     const totals = await lag();
     return [...(totals ?? [])].map(([group, value]) => ({ series: group, value }));

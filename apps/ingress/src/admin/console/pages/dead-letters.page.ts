@@ -79,7 +79,7 @@ export const deadLettersPage: ConsolePage = {
     const { items, total, byErrorClass } = await h.api('/admin/dead-letters?' + query);
     h.$('classes').replaceChildren(h.table([
       { title: 'group', key: 'group' }, { title: 'owner', key: 'owner', render: (row) => h.owner(row.group) },
-      { title: 'error class', key: 'errorClass' }, { title: 'dead', key: 'count', class: () => 'num' },
+      { title: 'error class', key: 'errorClass' }, { title: 'dead', key: 'count', numeric: true },
       { title: 'last', key: 'lastDeadAt', class: () => 'nowrap', render: (row) => h.time(row.lastDeadAt) },
       { title: '', key: 'show', render: (row) => h.el('button', { class: 'link', onclick: () => { view.group = row.group; view.errorClass = row.errorClass; refresh(); } }, 'show') },
     ], byErrorClass));
@@ -89,10 +89,10 @@ export const deadLettersPage: ConsolePage = {
       : '', ' ' + items.length + ' of ' + total);
     h.$('dead-letters').replaceChildren(h.table([
       { title: 'dead at', key: 'deadAt', class: () => 'nowrap', render: (row) => h.time(row.deadAt) },
-      { title: 'group', key: 'group' }, { title: 'owner', key: 'owner', render: (row) => h.owner(row.group) },
-      { title: 'type', key: 'type' }, { title: 'key', key: 'key' },
-      { title: 'error', key: 'errorClass' }, { title: 'message', key: 'errorMessage', class: () => 'message' },
-      { title: 'replays', key: 'replayCount', class: () => 'num' },
+      { title: 'group · owner', key: 'group', render: (row) => [row.group, h.el('span', { class: 'sub', title: h.owner(row.group) }, h.team(row.group))] },
+      { title: 'event · key', key: 'type', render: (row) => [row.type || '', h.el('span', { class: 'sub' }, row.key || '')] },
+      { title: 'error', key: 'errorClass' }, { title: 'message', key: 'errorMessage', class: () => 'message', render: (row) => h.el('span', { title: row.errorMessage }, row.errorMessage) },
+      { title: 'replays', key: 'replayCount', numeric: true },
       { title: 'status', key: 'status', class: (row) => 'status-' + row.status },
       { title: '', key: 'actions', render: (row) => actions(row, false) },
     ], items, (row) => ({ 'data-id': row.id, 'data-status': row.status })));

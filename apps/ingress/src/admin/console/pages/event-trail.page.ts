@@ -57,7 +57,7 @@ export const eventTrailPage: ConsolePage = {
       const text = JSON.stringify(answer);
       if (text === shown) return;
       shown = text;
-      h.$('trail').replaceChildren(answer.events.map((event) => h.el('article', { 'data-event': event.id },
+      h.$('trail').replaceChildren(...answer.events.map((event) => h.el('article', { 'data-event': event.id },
         head(event),
         h.el('ol', { class: 'timeline' }, event.trail.map(step)),
         h.el('p', {}, 'From a terminal: ', h.el('code', {}, 'hookrail trace ' + event.id)))));

@@ -18,13 +18,13 @@ hookrail.page({
     const h = hookrail;
     const jobs = await h.api('/admin/jobs');
     h.$('jobs').replaceChildren(h.table([
-      { title: 'job', key: 'name' },
+      { title: 'job', key: 'name', class: () => 'nowrap' },
       { title: 'app', key: 'app' },
-      { title: 'schedule', key: 'schedule', render: (job) => job.schedule ? job.schedule + ' (grace ×' + job.grace + ')' : 'not scheduled' },
+      { title: 'schedule', key: 'schedule', class: () => 'nowrap', render: (job) => job.schedule ? job.schedule + ' (grace ×' + job.grace + ')' : 'not scheduled' },
       { title: 'last run', key: 'lastStartedAt', class: () => 'nowrap', render: (job) => job.lastStartedAt ? h.time(job.lastStartedAt) + ' (' + h.ago(job.lastStartedAt) + ')' : 'never' },
       { title: 'last success', key: 'lastSucceededAt', class: () => 'nowrap', render: (job) => job.lastSucceededAt ? h.ago(job.lastSucceededAt) : 'never' },
-      { title: 'duration', key: 'lastDurationMs', class: () => 'num', render: (job) => job.lastDurationMs === null ? '' : job.lastDurationMs + ' ms' },
-      { title: 'rows', key: 'lastAffected', class: () => 'num' },
+      { title: 'duration', key: 'lastDurationMs', numeric: true, render: (job) => job.lastDurationMs === null ? '' : job.lastDurationMs + ' ms' },
+      { title: 'rows', key: 'lastAffected', numeric: true },
       { title: 'next due', key: 'nextDueAt', class: () => 'nowrap', render: (job) => job.nextDueAt ? h.ago(job.nextDueAt) : '' },
       { title: 'overdue', key: 'overdue', render: (job) => job.overdue ? 'OVERDUE since ' + h.time(job.overdueSince) : 'no' },
       { title: 'last error', key: 'lastError', class: () => 'message' },

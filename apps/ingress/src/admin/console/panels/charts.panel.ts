@@ -29,7 +29,7 @@ export const chartsPanel: ConsolePanel = {
       height: 170,
       tzDate: utc,
       scales: { x: { time: true }, y: { range: (plot, min, max) => [0, Math.max(1, max * 1.1)] } },
-      axes: [{}, { size: 56, values: (plot, ticks) => ticks.map((tick) => (tick >= 1000 ? Math.round(tick / 100) / 10 + 'k' : String(Math.round(tick * 100) / 100))) }],
+      axes: [{ values: (plot, ticks, axis, space, increment) => ticks.map((tick) => new Date(tick * 1000).toISOString().slice(11, increment >= 60 ? 16 : 19)) }, { size: 56, values: (plot, ticks) => ticks.map((tick) => (tick >= 1000 ? Math.round(tick / 100) / 10 + 'k' : String(Math.round(tick * 100) / 100))) }],
       series: [{}].concat(names.map((name, index) => ({ label: name, stroke: COLORS[index % COLORS.length], width: 1.5 }))),
     };
     plots[chart.metric] = { key, plot: new uPlot(options, data, target) };
@@ -46,7 +46,7 @@ export const chartsPanel: ConsolePanel = {
         let box = grid.querySelector('[data-chart="' + chart.metric + '"]');
         if (!box) {
           box = h.el('figure', { class: 'chart', 'data-chart': chart.metric },
-            h.el('figcaption', {}, chart.title + ' (' + chart.unit + ')'),
+            h.el('figcaption', {}, chart.title + ' (' + chart.unit + ', UTC)'),
             h.el('p', { class: 'empty' }, 'no samples yet'),
             h.el('div', { class: 'plot' }));
           grid.append(box);

@@ -13,8 +13,8 @@ hookrail.panel({
       { title: 'group', key: 'group' },
       { title: 'owner', key: 'owner', render: (row) => row.owner ? row.owner.team : 'not started yet' },
       { title: 'contact', key: 'contact', render: (row) => row.owner ? row.owner.contact : '' },
-      { title: 'lag', key: 'lag', class: () => 'num', render: (row) => row.lag === null ? '–' : row.lag },
-      { title: 'dead letters', key: 'dead', class: () => 'num', render: (row) => row.dead
+      { title: 'lag', key: 'lag', numeric: true, render: (row) => row.lag === null ? '–' : row.lag },
+      { title: 'dead letters', key: 'dead', numeric: true, render: (row) => row.dead
         ? h.el('a', { href: '#/dead-letters/' + encodeURIComponent(row.group) }, String(row.dead)) : '0' },
       { title: 'topics', key: 'topics', render: (row) => row.topics.join(', ') },
     ], h.state.groups, (row) => ({ 'data-group': row.group })));

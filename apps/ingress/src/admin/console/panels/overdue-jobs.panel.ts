@@ -12,10 +12,10 @@ hookrail.panel({
     const overdue = (await h.api('/admin/jobs')).filter((job) => job.overdue);
     const banner = h.$('overdue-jobs');
     banner.hidden = overdue.length === 0;
-    banner.replaceChildren(
+    banner.replaceChildren(h.el('span', {},
       overdue.length + ' scheduled job(s) overdue: ',
       overdue.map((job, index) => [index ? ', ' : '', h.el('b', {}, job.name), ' (' + (job.app || '?') + ', last success ' + (job.lastSucceededAt ? h.ago(job.lastSucceededAt) : 'never') + ')']),
-      ' ', h.el('a', { href: '#/jobs' }, 'see jobs'));
+      ' ', h.el('a', { href: '#/jobs' }, 'see jobs')));
   },
 });
 `,
