@@ -100,6 +100,24 @@ describe('an event dead-lettered, replayed and applied: its whole trail', () => 
       inOrder(cliSteps, ['received', 'queued', 'published', 'dead-lettered', 'replayed', 'applied', 'resolved']),
     ).toBe(true);
     expect(out.join('\n')).toContain('by admin:ada');
+
+    // The dead letter lists its group's owner, as the notifier's service declares it.
+    const listed: string[] = [];
+    await runCli(
+      ['dlq', 'list', '--group', 'notifier'],
+      (text) => listed.push(text),
+      () => undefined,
+      {
+        ...process.env,
+        DATABASE_URL: bed.ingress.database.url,
+      },
+    );
+    expect(listed.join('\n')).toMatch(
+      new RegExp(
+        `^${deadLetter.id}\\s+notifier\\s+customer-messaging <messaging@example.com>\\s+shop.order.placed.v1`,
+        'm',
+      ),
+    );
   });
 
   it('answers 404 for a ref that names no event, and 400 for one too long', async () => {
