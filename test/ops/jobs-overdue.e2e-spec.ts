@@ -1,4 +1,4 @@
-import { waitFor } from '@app/testing';
+import { freePort, waitFor } from '@app/testing';
 import { runCli } from '../../apps/cli/src/main';
 import { OpsBed } from './ops-bed';
 
@@ -37,7 +37,8 @@ describe("a scheduled job's dead man's switch", () => {
   const status = async () => (await bed.admin<Array<Record<string, any>>>('jobs')).find((row) => row.name === job);
 
   it('turns overdue in the metric, the API and the CLI within interval × grace of the job stopping, and recovers after a run', async () => {
-    const relay = await bed.startRelay({ OUTBOX_RETENTION_INTERVAL_MS: '1000' });
+    const relayMetrics = await freePort();
+    const relay = await bed.startRelay({ OUTBOX_RETENTION_INTERVAL_MS: '1000', METRICS_PORT: String(relayMetrics) });
     await waitFor(async () => (await status())?.lastSucceededAt, { what: 'a first run of the job' });
     expect(await status()).toMatchObject({
       app: 'relay',
@@ -46,6 +47,10 @@ describe("a scheduled job's dead man's switch", () => {
       schedule: 'every 1s',
       overdue: false,
     });
+    // The relay reports it, and so does the ingress, which goes on reporting it once the relay is gone.
+    const relayReport = await (await fetch(`http://127.0.0.1:${relayMetrics}/metrics`)).text();
+    expect(gauge(relayReport, 'hookrail_job_overdue', job)).toBe('0');
+    expect(gauge(relayReport, 'hookrail_job_overdue', 'ops-samples')).toBe('0');
     expect(gauge(await bed.metrics(), 'hookrail_job_overdue', job)).toBe('0');
 
     relay.signal('SIGTERM');

@@ -129,6 +129,18 @@ describe('the shipped alert rules in a real Prometheus scraping the running apps
       },
       { what: 'Prometheus scraping the three apps', timeoutMs: 30_000 },
     );
+    // Every app reports every scheduled job, under the scheduled job's own `job` label.
+    const reporters = await waitFor(
+      async () => {
+        const query = encodeURIComponent('count by (instance) (hookrail_job_overdue{job="outbox-retention"})');
+        const answer = (await (await fetch(`${prometheusUrl}/api/v1/query?query=${query}`)).json()) as {
+          data: { result: unknown[] };
+        };
+        return answer.data.result.length === 3 ? answer.data.result : undefined;
+      },
+      { what: 'outbox-retention reported by the three apps', timeoutMs: 30_000 },
+    );
+    expect(reporters).toHaveLength(3);
     expect(await firing('HookrailJobOverdue', {})).toBeUndefined();
     expect(await firing('HookrailConsumerLagHigh', {})).toBeUndefined();
 
