@@ -1,8 +1,9 @@
 /**
  * Calls `run` every `everyMs` (±10 % jitter, so that instances started together spread out), never overlapping
- * itself within one process; overlap across processes is `runExclusiveJob`'s business. `run` may answer how long to
- * wait before the next call instead (a scheduled job that is not due yet says when it will be). `stop()` waits for a
- * run in progress. `run` should handle its own errors; one that escapes is dropped so that the schedule goes on.
+ * itself within one process; overlap across processes is `runExclusiveJob`'s business. `run` may answer
+ * `{ nextInMs }` instead: how long to wait before the next call (a scheduled job that is not due yet says when it
+ * is). `stop()` waits for a run in progress. `run` should handle its own errors; one that escapes is dropped so that
+ * the schedule goes on.
  */
 export class JobSchedule {
   private timer?: NodeJS.Timeout;
@@ -12,7 +13,7 @@ export class JobSchedule {
 
   constructor(
     private readonly everyMs: number,
-    private readonly run: () => Promise<number | void>,
+    private readonly run: () => Promise<{ nextInMs: number } | void>,
     private readonly defaultFirstInMs = everyMs,
   ) {}
 
@@ -39,9 +40,9 @@ export class JobSchedule {
       this.nextAt = undefined;
       this.running = this.run()
         .catch(() => undefined)
-        .then((nextInMs) => {
+        .then((answer) => {
           this.running = undefined;
-          this.schedule(typeof nextInMs === 'number' ? nextInMs : this.everyMs * (0.9 + Math.random() * 0.2));
+          this.schedule(answer ? answer.nextInMs : this.everyMs * (0.9 + Math.random() * 0.2));
         });
     }, delayMs);
     this.timer.unref();

@@ -46,7 +46,7 @@ export function scheduleJob<T extends JobOutcome>(
         const result = await scheduledRun.run(context, run);
         if (!result.ran && result.reason === 'not-due') {
           logger.debug({ job, dueInMs: result.dueInMs }, `${job} not due yet`);
-          return result.dueInMs + Math.round(Math.random() * Math.min(3000, everyMs / 20));
+          return { nextInMs: result.dueInMs + Math.round(Math.random() * Math.min(3000, everyMs / 20)) };
         }
         if (!result.ran) return void logger.debug({ job }, `${job} skipped: another process runs it`);
         const { ran: _ran, ...outcome } = result;

@@ -4,7 +4,7 @@ import { LOGGER } from '@app/logger';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Logger } from 'pino';
 import { ConsumerLagProbe } from '../lag/consumer-lag.probe';
-import { sampleSlot } from './sample-slot';
+import { sampleSlots } from './sample-slots';
 import { CHART_SAMPLERS } from './samplers';
 
 export const OPS_SAMPLES_JOB = 'ops-samples';
@@ -35,7 +35,7 @@ export class OpsSamplesService implements OnApplicationBootstrap, OnModuleDestro
       settings.intervalMs,
       async () =>
         runExclusiveJob(await database.connection(), OPS_SAMPLES_JOB, (manager) =>
-          sampleSlot(manager, { ...settings, samplers: CHART_SAMPLERS, lag: () => lag.byGroup() }, logger),
+          sampleSlots(manager, { ...settings, samplers: CHART_SAMPLERS, lag: () => lag.byGroup() }, logger),
         ),
       logger,
       { logRunsAt: 'debug' },

@@ -22,7 +22,7 @@ const MAX_CATCH_UP_SLOTS = 30;
  * counted for each missed slot, up to 30 back, so a run that comes late leaves no hole; a level (lag, backlog) can
  * only be read now, so it gets the newest slot. A sampler that fails is logged and left out; the others still write.
  */
-export async function sampleSlot(
+export async function sampleSlots(
   manager: EntityManager,
   settings: SampleSettings,
   logger: Logger,

@@ -3,7 +3,7 @@ import { createLogger } from '@app/logger';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { OpsSamplesRepository } from './ops-samples.repository';
-import { sampleSlot } from './sample-slot';
+import { sampleSlots } from './sample-slots';
 import { CHART_SAMPLERS } from './samplers';
 
 describe('sampling the console charts', () => {
@@ -39,7 +39,7 @@ describe('sampling the console charts', () => {
       samplers: CHART_SAMPLERS,
       lag: async () => new Map([['ledger', 7]]),
     };
-    return sampleSlot(dataSource.manager, settings, logger);
+    return sampleSlots(dataSource.manager, settings, logger);
   }
 
   const points = async (metric: string) =>
