@@ -20,6 +20,11 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/hookrail';
   process.env.KAFKA_BROKERS ||= '127.0.0.1:9092';
   process.env.HOOKRAIL_SOURCES ||= path.join(root, 'config/sources.example.json');
+  // The apps write to concurrently's pipes, not to this terminal: tell them to write readable, coloured lines anyway.
+  if (process.stdout.isTTY) {
+    process.env.LOG_FORMAT ||= 'pretty';
+    process.env.FORCE_COLOR ||= '1';
+  }
   if (!process.env.SHOP_WEBHOOK_SECRET) {
     process.env.SHOP_WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
     console.log(

@@ -52,6 +52,8 @@ describe('operator console in headless Chromium', () => {
     const { id } = await scenario.deadLetterOf(event.id);
 
     await signIn(ADMIN_TOKEN, 'grace');
+    await page.locator('#backlog-unpublished').waitFor();
+    await page.click('nav a[data-page=dead-letters]');
     const row = page.locator(`#dead-letters tr[data-id="${id}"]`);
     await row.waitFor();
     expect(await row.getAttribute('data-status')).toBe('dead');
@@ -60,7 +62,6 @@ describe('operator console in headless Chromium', () => {
       .locator('#classes tr', { hasText: scenario.failing.group })
       .filter({ hasText: 'PermanentError' })
       .waitFor();
-    await page.locator('#backlog-unpublished').waitFor();
 
     await row.locator('button[data-action=show]').click();
     await page.locator('#detail-error', { hasText: 'no ledger account for order-console' }).waitFor();

@@ -66,7 +66,7 @@ describe('hookrail CLI on real Kafka and Postgres', () => {
       hookrail('dlq', 'show', first.id, '--json'),
     ]);
     expect(table.code).toBe(0);
-    expect(table.stdout.split('\n')[0]).toMatch(/^id\s+group\s+type\s+key\s+errorClass/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^id\s+group\s+owner\s+type\s+key\s+errorClass/);
     expect(table.stdout).toContain(first.id);
     const json = JSON.parse(show.stdout);
     expect(json).toMatchObject({ id: first.id, key: 'order-cli-1', errorClass: 'PermanentError', status: 'dead' });

@@ -1,4 +1,4 @@
-import { connect } from '@app/db';
+import { connect, databaseName } from '@app/db';
 import { createKafka } from '@app/kafka';
 import { Admin, Partitioners, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -14,15 +14,26 @@ export class CliContext {
   constructor(
     readonly env: CliEnv,
     readonly out: (text: string) => void,
+    /** Notes for the operator (stderr), kept apart from the output that scripts read. */
+    private readonly note: (text: string) => void = () => undefined,
+    /** True when DATABASE_URL was not set and the local default is used. */
+    private readonly defaultDatabase = false,
   ) {}
 
   async database(): Promise<DataSource> {
-    this.dataSource ??= await connect({
-      url: this.env.DATABASE_URL,
-      applicationName: 'hookrail-cli',
-      poolSize: 2,
-      entities: CLI_ENTITIES,
-    });
+    if (!this.dataSource) {
+      const url = new URL(this.env.DATABASE_URL);
+      this.note(
+        `hookrail: database ${databaseName(this.env.DATABASE_URL)} on ${url.hostname}:${url.port || 5432}` +
+          (this.defaultDatabase ? ' (DATABASE_URL is not set: the default of npm start)' : ' (DATABASE_URL)'),
+      );
+      this.dataSource = await connect({
+        url: this.env.DATABASE_URL,
+        applicationName: 'hookrail-cli',
+        poolSize: 2,
+        entities: CLI_ENTITIES,
+      });
+    }
     return this.dataSource;
   }
 

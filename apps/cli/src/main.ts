@@ -5,7 +5,9 @@ import { errorMessage } from '@app/logger';
 import { parseArgs } from 'node:util';
 import { CliContext, UsageError } from './cli-context';
 import { dlqCommand } from './commands/dlq.command';
+import { jobsCommand } from './commands/jobs.command';
 import { breakersCommand, lagCommand, outboxBacklogCommand } from './commands/ops.command';
+import { traceCommand } from './commands/trace.command';
 import { CliEnv } from './config/cli.env';
 
 export const USAGE = `hookrail — operate a hookrail installation
@@ -19,13 +21,20 @@ Usage:
   hookrail outbox backlog                                   rows not yet published to Kafka
   hookrail lag         [--group G]...                       consumer lag per group, topic and partition
   hookrail breakers    [--all]                               dependencies a group waits on: its breaker is open
+  hookrail jobs                                             scheduled jobs: schedule, last run and success, overdue
+                                                            (exits 1 when a job is overdue)
+  hookrail jobs forget <name>                               drop a job that no process runs any more
+  hookrail trace       <event id | sender event id | aggregate id>
+                                                            one event's whole trail: received, published, each
+                                                            group, dead letters and replays (who), agent task
 
 Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T  --until T
          (T: an ISO time or a duration back from now: 30m, 6h, 2d)
 Options: --json (machine-readable output), --help
 Replay and purge work on dead letters in status "dead"; each run is recorded in dead_letter_audit.
 
-Environment: DATABASE_URL, KAFKA_BROKERS, KAFKA_NAMESPACE, HOOKRAIL_OPERATOR (who you are in the audit).`;
+Environment: DATABASE_URL (default: database hookrail on 127.0.0.1, as npm start), KAFKA_BROKERS, KAFKA_NAMESPACE,
+HOOKRAIL_OPERATOR (who you are in the audit). The database used is named on stderr.`;
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },
@@ -67,7 +76,7 @@ export async function runCli(
   }
   let ctx: CliContext | undefined;
   try {
-    ctx = new CliContext(loadConfig(CliEnv, env), out);
+    ctx = new CliContext(loadConfig(CliEnv, env), out, err, !env.DATABASE_URL);
     if (command === 'dlq') {
       await dlqCommand(ctx, action, rest, {
         json: values.json,
@@ -91,6 +100,14 @@ export async function runCli(
       await lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
     } else if (command === 'breakers') {
       await breakersCommand(ctx, { json: values.json, all: values.all });
+    } else if (command === 'jobs') {
+      return await jobsCommand(ctx, action, rest, { json: values.json });
+    } else if (command === 'trace') {
+      await traceCommand(
+        ctx,
+        [action, ...rest].filter((ref) => ref !== undefined),
+        { json: values.json },
+      );
     } else {
       throw new UsageError(`unknown command "${positionals.join(' ')}"`);
     }

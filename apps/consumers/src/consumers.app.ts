@@ -1,5 +1,6 @@
 import { Closable } from '@app/config';
 import {
+  ConsumerGroupOwnersRepository,
   ConsumerMetrics,
   ConsumerServer,
   PROCESSED_EVENTS_RETENTION_JOB,
@@ -9,7 +10,7 @@ import {
 } from '@app/consumer-runtime';
 import { dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
-import { scheduleJob } from '@app/jobs';
+import { JobMetrics, scheduleJob } from '@app/jobs';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { NestLogger } from '@app/logger';
 import { INestMicroservice } from '@nestjs/common';
@@ -36,6 +37,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   });
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });
+  new JobMetrics(metrics.registry, async () => dataSource);
   const metricsServer =
     config.METRICS_PORT > 0
       ? await startMetricsServer(metrics.registry, config.METRICS_PORT).catch(
@@ -74,6 +76,10 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       .flatMap(({ topics, dltTopic, replayTopic }) => [...topics, dltTopic, replayTopic])
       .map((topic) => ({ topic, numPartitions: config.TOPIC_PARTITIONS })),
   );
+
+  // Who answers for each group's dead letters and alerts, where the console, the CLI and the alerts can read it.
+  const owners = new ConsumerGroupOwnersRepository(dataSource);
+  for (const { group, service } of services) await owners.register(group, service.owner, service.topics);
 
   for (const { group, service, topics, ...names } of services) {
     const strategy = new ConsumerServer({

@@ -1,5 +1,10 @@
-import { ConsumerEventStatusEntity, DependencyBreakerEntity, ProcessedEventEntity } from '@app/consumer-runtime';
-import { JobHeartbeatEntity } from '@app/jobs';
+import {
+  ConsumerEventStatusEntity,
+  ConsumerGroupOwnerEntity,
+  DependencyBreakerEntity,
+  ProcessedEventEntity,
+} from '@app/consumer-runtime';
+import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs';
 import { AgentTaskEntity } from './agent/agent-task.entity';
 import { DailyTotalEntity } from './analytics/daily-total.entity';
 import { LedgerEntryEntity } from './ledger/ledger-entry.entity';
@@ -13,9 +18,11 @@ export const CONSUMERS_ENTITIES = [
   ProcessedEventEntity,
   ConsumerEventStatusEntity,
   DependencyBreakerEntity,
+  ConsumerGroupOwnerEntity,
   LedgerEntryEntity,
   NotificationEntity,
   AgentTaskEntity,
   DailyTotalEntity,
   JobHeartbeatEntity,
+  JobScheduleEntity,
 ];

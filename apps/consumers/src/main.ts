@@ -9,7 +9,7 @@ import { startConsumers } from './consumers.app';
 bootstrap('consumers', async () => {
   const config = loadConfig(ConsumersEnv);
   const storeConfig = loadConfig(DeadLetterStoreEnv);
-  const logger = createLogger('consumers', config.LOG_LEVEL);
+  const logger = createLogger('consumers', config.LOG_LEVEL, config.LOG_FORMAT);
   const consumers = await startConsumers(config, logger);
   // The dead-letter store indexes every group's DLT, not only this process's groups: all members of its Kafka
   // group then subscribe to the same topics.

@@ -11,11 +11,17 @@ import { SourceRegistry } from './sources/source-registry';
 
 /** Builds the ingress HTTP app (not yet listening); main.ts and the tests both start it through here. */
 export async function createIngressApp(config: IngressEnv): Promise<NestFastifyApplication> {
-  const logger = createLogger('ingress', config.LOG_LEVEL);
+  const logger = createLogger('ingress', config.LOG_LEVEL, config.LOG_FORMAT);
   const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
   const catalog = EventCatalog.load(config.CATALOG_DIR, config.KAFKA_BROKERS);
   if (!catalog.loaded) logger.warn({ directory: config.CATALOG_DIR }, 'no event catalogue; /catalog answers 404');
-  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, logger: false, return503OnClosing: true });
+  // maxParamLength: an event's trail is looked up by ids of up to 300 characters (GET /admin/events/:ref).
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.MAX_BODY_BYTES,
+    logger: false,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 320 },
+  });
   const fastify = adapter.getInstance();
   // Signatures are checked on the exact bytes received: every body stays a Buffer; use cases parse it after.
   fastify.removeAllContentTypeParsers();

@@ -1,16 +1,19 @@
 import { DeadLetterAuditEntity, DeadLetterEntity } from '@app/dead-letters';
-import { JobHeartbeatEntity } from '@app/jobs';
+import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs';
 import { OutboxMessageEntity } from '@app/outbox';
+import { OpsSampleEntity } from './admin/charts/ops-sample.entity';
 import { InboundEventEntity } from './events/inbound-event.entity';
 
 /**
- * The tables the ingress writes: its events and their outbox rows, its retention job's heartbeat, and the dead
+ * The tables the ingress writes: its events and their outbox rows, its jobs' heartbeats and schedules, the operator charts' samples, and the dead
  * letters an operator replays or purges through `/admin` (with their audit).
  */
 export const INGRESS_ENTITIES = [
   InboundEventEntity,
   OutboxMessageEntity,
   JobHeartbeatEntity,
+  JobScheduleEntity,
+  OpsSampleEntity,
   DeadLetterEntity,
   DeadLetterAuditEntity,
 ];

@@ -22,6 +22,7 @@ import { ProblemFilter } from './http/problem.filter';
 import { INGRESS_ENTITIES } from './ingress.entities';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { MetricsController } from './metrics/metrics.controller';
+import { OperationsMetrics } from './metrics/operations.metrics';
 import { InboundEventsRetentionService } from './retention/inbound-events-retention.service';
 import { SourceRegistry } from './sources/source-registry';
 import { WebhookController } from './webhooks/webhook.controller';
@@ -44,6 +45,10 @@ export class IngressModule {
           adminToken: config.ADMIN_TOKEN,
           kafkaBrokers: config.KAFKA_BROKERS,
           kafkaNamespace: config.KAFKA_NAMESPACE,
+          opsSamples: {
+            intervalMs: config.OPS_SAMPLE_INTERVAL_MS,
+            retentionMinutes: config.OPS_SAMPLE_RETENTION_MINUTES,
+          },
         }),
       ],
       controllers: [WebhookController, EventsController, HealthController, MetricsController, CatalogController],
@@ -63,6 +68,7 @@ export class IngressModule {
         },
         BackpressureService,
         IngressMetrics,
+        OperationsMetrics,
         InboundEventRepository,
         AgentTaskStatusRepository,
         outboxNotifierProvider,

@@ -7,7 +7,7 @@ import { RelayModule } from './relay.module';
 
 bootstrap('relay', async () => {
   const config = loadConfig(RelayEnv);
-  const logger = createLogger('relay', config.LOG_LEVEL);
+  const logger = createLogger('relay', config.LOG_LEVEL, config.LOG_FORMAT);
   const app = await NestFactory.createApplicationContext(RelayModule.forRoot(config, logger), {
     logger: new NestLogger(logger),
   });

@@ -1,3 +1,4 @@
+import { LOG_FORMATS, LogFormat } from '@app/logger';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsIn, IsNotEmpty, IsString, Matches } from 'class-validator';
 
@@ -20,4 +21,8 @@ export class BaseEnv {
 
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
+
+  /** `auto` (readable lines on a terminal, JSON otherwise), `json` or `pretty`. */
+  @IsIn(LOG_FORMATS, { message: `must be one of ${LOG_FORMATS.join(', ')}` })
+  LOG_FORMAT: LogFormat = 'auto';
 }

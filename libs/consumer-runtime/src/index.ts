@@ -18,3 +18,5 @@ export * from './nest/rethrow-errors.filter';
 export * from './steps/dead-letter.middleware';
 export * from './steps/parse-and-validate.middleware';
 export * from './steps/retry.middleware';
+export * from './owners/consumer-group-owner.entity';
+export * from './owners/consumer-group-owners.repository';

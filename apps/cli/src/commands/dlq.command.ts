@@ -1,3 +1,4 @@
+import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
 import {
   DeadLetterFilter,
   DeadLettersRepository,
@@ -83,13 +84,30 @@ function positiveInt(value: string | undefined, name: string, fallback: number):
   return parsed;
 }
 
+/** Each dead letter with the team that owns its group (as the group's service declares it), newest first. */
 async function list(ctx: CliContext, options: DlqOptions): Promise<void> {
   const filter = filterOf([], options);
-  const rows = await new DeadLettersRepository(await ctx.database()).list(
-    filter,
-    positiveInt(options.limit, 'limit', 50),
+  const database = await ctx.database();
+  const [rows, owners] = await Promise.all([
+    new DeadLettersRepository(database).list(filter, positiveInt(options.limit, 'limit', 50)),
+    new ConsumerGroupOwnersRepository(database).list(),
+  ]);
+  const ownerOf = (group: string) => {
+    const found = owners.find((owner) => owner.group === group);
+    return found ? { team: found.team, contact: found.contact } : null;
+  };
+  const listed = rows.map((deadLetter) => ({ ...deadLetter, owner: ownerOf(deadLetter.group) }));
+  if (options.json) return ctx.out(JSON.stringify(listed, null, 2));
+  const [id, group, ...rest] = LIST_COLUMNS;
+  ctx.out(
+    formatTable(
+      listed.map((deadLetter) => ({
+        ...deadLetter,
+        owner: deadLetter.owner ? `${deadLetter.owner.team} <${deadLetter.owner.contact}>` : '',
+      })),
+      [id, group, 'owner', ...rest],
+    ),
   );
-  ctx.out(options.json ? JSON.stringify(rows, null, 2) : formatTable(rows, LIST_COLUMNS));
 }
 
 async function show(ctx: CliContext, ids: string[], options: DlqOptions): Promise<void> {

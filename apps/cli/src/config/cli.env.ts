@@ -1,8 +1,12 @@
 import { BaseEnv } from '@app/config';
+import { DEFAULT_DATABASE_URL } from '@app/db';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 /** The CLI's configuration: the same variables as the apps it inspects. */
 export class CliEnv extends BaseEnv {
+  /** Where `npm start` and `db:migrate` point when it is not set: database `hookrail` on 127.0.0.1. */
+  override DATABASE_URL = DEFAULT_DATABASE_URL;
+
   /** Prefix of every topic and consumer group id, as the apps were started with. */
   @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
   KAFKA_NAMESPACE = '';

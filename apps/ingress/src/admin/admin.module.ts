@@ -2,13 +2,21 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ADMIN_KAFKA_BROKERS, AdminKafka } from './admin-kafka';
 import { AdminToken, AdminTokenGuard } from './admin-token.guard';
 import { BreakersAdminController } from './breakers.admin.controller';
+import { ChartsAdminController } from './charts/charts.admin.controller';
+import { GetChartsUseCase } from './charts/get-charts.usecase';
+import { OPS_SAMPLE_SETTINGS, OpsSamplesService } from './charts/ops-samples.service';
 import { ConsoleController } from './console.controller';
 import { DeadLettersAdminController } from './dead-letters.admin.controller';
+import { ConsumerLagProbe } from './lag/consumer-lag.probe';
 import { OperationsAdminController } from './operations.admin.controller';
+import { OperationsViewsAdminController } from './operations-views.admin.controller';
 import { ChangeDeadLettersUseCase } from './usecases/change-dead-letters.usecase';
 import { ListBreakersUseCase } from './usecases/list-breakers.usecase';
+import { GetEventTrailUseCase } from './usecases/get-event-trail.usecase';
 import { ADMIN_KAFKA_NAMESPACE, GetOperationsUseCase } from './usecases/get-operations.usecase';
+import { ListConsumerGroupsUseCase } from './usecases/list-consumer-groups.usecase';
 import { ListDeadLettersUseCase } from './usecases/list-dead-letters.usecase';
+import { ListJobsUseCase } from './usecases/list-jobs.usecase';
 import { ShowDeadLetterUseCase } from './usecases/show-dead-letter.usecase';
 
 export interface AdminSettings {
@@ -16,15 +24,27 @@ export interface AdminSettings {
   kafkaBrokers: string[];
   /** KAFKA_NAMESPACE of the consumer groups whose lag is shown by default. */
   kafkaNamespace: string;
+  /** The console's chart samples: how often (0: not on this instance) and how long they are kept. */
+  opsSamples: { intervalMs: number; retentionMinutes: number };
 }
 
-/** /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, and the operator console. */
+/**
+ * /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, scheduled jobs, consumer groups and
+ * their owners, event trails, chart samples, and the operator console. Exports the lag probe for the ingress's `/metrics`.
+ */
 @Module({})
 export class AdminModule {
   static forRoot(settings: AdminSettings): DynamicModule {
     return {
       module: AdminModule,
-      controllers: [DeadLettersAdminController, OperationsAdminController, BreakersAdminController, ConsoleController],
+      controllers: [
+        DeadLettersAdminController,
+        OperationsAdminController,
+        OperationsViewsAdminController,
+        ChartsAdminController,
+        BreakersAdminController,
+        ConsoleController,
+      ],
       providers: [
         { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
         { provide: ADMIN_KAFKA_BROKERS, useValue: settings.kafkaBrokers },
@@ -36,7 +56,15 @@ export class AdminModule {
         ChangeDeadLettersUseCase,
         GetOperationsUseCase,
         ListBreakersUseCase,
+        ListJobsUseCase,
+        ListConsumerGroupsUseCase,
+        GetEventTrailUseCase,
+        ConsumerLagProbe,
+        { provide: OPS_SAMPLE_SETTINGS, useValue: settings.opsSamples },
+        OpsSamplesService,
+        GetChartsUseCase,
       ],
+      exports: [ConsumerLagProbe],
     };
   }
 }

@@ -1,6 +1,6 @@
 import { BaseEnv } from '@app/config';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsArray, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** The ingress's configuration; read from the environment once, in main.ts. */
 export class IngressEnv extends BaseEnv {
@@ -83,4 +83,19 @@ export class IngressEnv extends BaseEnv {
   @IsInt()
   @Min(1000)
   INBOUND_EVENTS_RETENTION_INTERVAL_MS = 3_600_000;
+
+  /** How often the console's charts are sampled (one ingress at a time), in milliseconds; 0 turns sampling off here. */
+  @Type(() => Number)
+  @IsInt()
+  @ValidateIf((env: IngressEnv) => env.OPS_SAMPLE_INTERVAL_MS !== 0)
+  @Min(1000, { message: 'must be at least 1000 (or 0 to turn sampling off)' })
+  @Max(3_600_000)
+  OPS_SAMPLE_INTERVAL_MS = 10_000;
+
+  /** How long chart samples are kept, in minutes (the console shows up to this much). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(10_080)
+  OPS_SAMPLE_RETENTION_MINUTES = 180;
 }

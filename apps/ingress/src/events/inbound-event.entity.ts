@@ -4,6 +4,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, Unique } from '
 @Entity('inbound_events')
 @Unique('uq_inbound_events_source_sender_event_id', ['source', 'senderEventId'])
 @Index('ix_inbound_events_received_at', ['receivedAt'])
+@Index('ix_inbound_events_aggregate_id', ['aggregateId'])
 export class InboundEventEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_inbound_events' })
   id: string;
@@ -26,6 +27,14 @@ export class InboundEventEntity {
 
   @Column('jsonb')
   payload: unknown;
+
+  /** How the delivery was authenticated: the source's signature scheme, or `cloudevents` (producer token). */
+  @Column('varchar', { length: 40, nullable: true })
+  scheme: string | null;
+
+  /** The request headers as received, without credentials and signatures (see received-headers.ts). */
+  @Column('jsonb', { nullable: true })
+  headers: Record<string, string> | null;
 
   @CreateDateColumn({ name: 'received_at', type: 'timestamptz' })
   receivedAt: Date;

@@ -11,6 +11,8 @@ export interface NewInboundEvent {
   aggregateId: string;
   payloadHash: string;
   payload: unknown;
+  scheme: string;
+  headers: Record<string, string>;
 }
 
 export interface InboundEventRow {
@@ -23,12 +25,12 @@ export interface InboundEventRow {
 
 /** The statement of `insertWithOutbox`; its second half is the outbox library's INSERT (`insertOutboxRowFrom`). */
 const INSERT_WITH_OUTBOX = `WITH event AS (
-         INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload, scheme, headers)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          ON CONFLICT (source, sender_event_id) DO NOTHING
          RETURNING id
        ), queued AS (
-         ${insertOutboxRowFrom('event', 8)}
+         ${insertOutboxRowFrom('event', 10)}
        )
        SELECT event_id FROM queued`;
 
@@ -49,6 +51,8 @@ export class InboundEventRepository {
       event.aggregateId,
       event.payloadHash,
       JSON.stringify(event.payload),
+      event.scheme,
+      JSON.stringify(event.headers),
       ...outboxRowFromParams(outbox),
     ]);
     return rows.length === 1;

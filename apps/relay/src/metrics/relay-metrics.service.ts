@@ -1,4 +1,5 @@
 import { Database } from '@app/db';
+import { JobMetrics } from '@app/jobs';
 import { LOGGER } from '@app/logger';
 import { managerRows, OutboxRepository } from '@app/outbox';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
@@ -7,7 +8,10 @@ import { RelayEnv } from '../config/relay.env';
 import { MetricsServer } from './metrics.server';
 import { RelayMetrics } from './relay.metrics';
 
-/** Serves the relay's metrics on METRICS_PORT (unless 0); the backlog gauges query the outbox at scrape time. */
+/**
+ * Serves the relay's metrics on METRICS_PORT (unless 0); the backlog gauges query the outbox at scrape time, and the
+ * job gauges job_schedules (every scheduled job, the relay's and the other apps').
+ */
 @Injectable()
 export class RelayMetricsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly server: MetricsServer;
@@ -23,6 +27,7 @@ export class RelayMetricsService implements OnApplicationBootstrap, OnModuleDest
       const outbox = new OutboxRepository(managerRows((await this.database.connection()).manager));
       return { backlog: await outbox.backlog(), oldestPendingAt: await outbox.oldestPendingAt() };
     });
+    new JobMetrics(metrics.registry, async () => (await this.database.connection()).manager);
   }
 
   /**

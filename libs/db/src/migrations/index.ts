@@ -7,8 +7,10 @@ import { Notifications1764500000001 } from './1764500000001-Notifications';
 import { AgentTasks1764500000002 } from './1764500000002-AgentTasks';
 import { RetentionIndexes1764510000001 } from './1764510000001-RetentionIndexes';
 import { OutboxNotifyAfterCommit1764520000001 } from './1764520000001-OutboxNotifyAfterCommit';
-import { AnalyticsDailyTotals1764580000001 } from './1764580000001-AnalyticsDailyTotals';
 import { DependencyBreakers1764540000001 } from './1764540000001-DependencyBreakers';
+import { OperationsSchema1764570000001 } from './1764570000001-OperationsSchema';
+import { InboundEventsAggregateIndex1764570000002 } from './1764570000002-InboundEventsAggregateIndex';
+import { AnalyticsDailyTotals1764580000001 } from './1764580000001-AnalyticsDailyTotals';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -21,6 +23,8 @@ export const MIGRATIONS = [
   AgentTasks1764500000002,
   RetentionIndexes1764510000001,
   OutboxNotifyAfterCommit1764520000001,
-  AnalyticsDailyTotals1764580000001,
   DependencyBreakers1764540000001,
+  OperationsSchema1764570000001,
+  InboundEventsAggregateIndex1764570000002,
+  AnalyticsDailyTotals1764580000001,
 ];

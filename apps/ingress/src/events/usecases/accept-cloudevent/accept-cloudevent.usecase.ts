@@ -4,6 +4,7 @@ import { CloudEventV1, HTTP } from 'cloudevents';
 import { IncomingHttpHeaders } from 'node:http';
 import { malformed, unsupportedMediaType } from '../../../http/problem';
 import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../event-checks';
+import { receivedHeaders } from '../../received-headers';
 import { traceExtensions } from '../../trace-context';
 import { topicForType } from '../../topic-routing';
 import { RecordEventResult, RecordEventUseCase } from '../record-event/record-event.usecase';
@@ -81,6 +82,8 @@ export class AcceptCloudEventUseCase {
       data: event.data ?? null,
       time: event.time,
       extensions,
+      scheme: 'cloudevents',
+      headers: receivedHeaders(command.headers),
     });
     return { ...result, source };
   }

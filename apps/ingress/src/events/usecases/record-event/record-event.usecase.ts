@@ -21,6 +21,10 @@ export interface RecordEventCommand {
   data: unknown;
   time?: string;
   extensions?: Record<string, string>;
+  /** How the delivery was authenticated (the source's signature scheme, or `cloudevents`), for the event's trail. */
+  scheme: string;
+  /** The request headers without credentials and signatures (receivedHeaders), for the event's trail. */
+  headers: Record<string, string>;
 }
 
 export interface RecordEventResult {
@@ -67,6 +71,8 @@ export class RecordEventUseCase {
         aggregateId: command.aggregateId,
         payloadHash,
         payload: command.payload,
+        scheme: command.scheme,
+        headers: command.headers,
       },
       toOutboxRow(command.topic, event),
     );

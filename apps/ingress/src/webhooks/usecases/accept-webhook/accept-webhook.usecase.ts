@@ -3,6 +3,7 @@ import { BackpressureService } from '../../../backpressure/backpressure.service'
 import { IncomingHttpHeaders } from 'node:http';
 import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../../events/event-checks';
 import { readKey, readPath } from '../../../events/json-path';
+import { receivedHeaders } from '../../../events/received-headers';
 import { RecordEventResult, RecordEventUseCase } from '../../../events/usecases/record-event/record-event.usecase';
 import { traceExtensions } from '../../../events/trace-context';
 import { unknownSource, unsupportedMediaType } from '../../../http/problem';
@@ -61,6 +62,8 @@ export class AcceptWebhookUseCase {
       rawBody: command.rawBody,
       data: data ?? null,
       extensions: traceExtensions(command.headers),
+      scheme: source.scheme,
+      headers: receivedHeaders(command.headers),
     });
     return { ...result, source: source.name };
   }

@@ -1,0 +1,205 @@
+/**
+ * The console's runtime, `window.hookrail`: DOM helpers, the API client (bearer token from sessionStorage), the
+ * confirmation dialog, dead-letter actions, hash routing (`#/<page>/<param>`) and the 2-second refresh of the page on
+ * screen. Pages and panels register themselves with it; `hookrail.start()` runs after all of them. Every value from the
+ * API is put in the page as text (textContent), never as HTML.
+ */
+export const CONSOLE_CORE_SCRIPT = `
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const state = {
+    token: sessionStorage.getItem('hookrail.token'),
+    operator: sessionStorage.getItem('hookrail.operator') || '',
+    groups: [],
+  };
+  const pages = {};
+  const panels = [];
+
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+      else if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value === true ? '' : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  /** ISO time without milliseconds, in UTC like every time hookrail shows. */
+  function time(value) {
+    if (!value) return '';
+    const text = new Date(value).toISOString();
+    return text.slice(0, 10) + ' ' + text.slice(11, 19) + 'Z';
+  }
+
+  function ago(value) {
+    if (!value) return '';
+    const seconds = Math.round((Date.now() - new Date(value).getTime()) / 1000);
+    if (seconds < 0) return 'in ' + duration(-seconds);
+    return duration(seconds) + ' ago';
+  }
+
+  function duration(seconds) {
+    if (seconds < 90) return seconds + ' s';
+    if (seconds < 5400) return Math.round(seconds / 60) + ' min';
+    if (seconds < 172800) return Math.round(seconds / 3600) + ' h';
+    return Math.round(seconds / 86400) + ' d';
+  }
+
+  /** A table inside a scrolling wrapper; columns: { title, key, render?, class?, numeric? }. */
+  function table(columns, rows, rowAttributes) {
+    if (rows.length === 0) return el('p', {}, 'none');
+    return el('div', { class: 'table-wrap' }, el('table', {},
+      el('thead', {}, el('tr', {}, columns.map((column) => el('th', { class: column.numeric ? 'num' : undefined }, column.title)))),
+      el('tbody', {}, rows.map((row) => el('tr', rowAttributes ? rowAttributes(row) : {}, columns.map((column) => {
+        const value = column.render ? column.render(row) : row[column.key];
+        const classes = [column.numeric ? 'num' : '', column.class ? column.class(row) : ''].filter(Boolean).join(' ');
+        return el('td', { class: classes || undefined, 'data-column': column.key }, value);
+      }))))));
+  }
+
+  async function api(path, options) {
+    const headers = { authorization: 'Bearer ' + state.token };
+    if (state.operator) headers['x-hookrail-operator'] = state.operator;
+    if (options && options.body) headers['content-type'] = 'application/json';
+    const response = await fetch(path, Object.assign({}, options, { headers }));
+    if (response.status === 401) {
+      signOut('The admin token was not accepted.');
+      throw new Error('unauthorized');
+    }
+    const body = await response.json();
+    if (!response.ok) throw Object.assign(new Error(body.message || response.statusText), { status: response.status });
+    return body;
+  }
+
+  function flash(text, isError) {
+    $('flash').textContent = text;
+    $('flash').className = isError ? 'error' : '';
+  }
+
+  function confirmAction(text) {
+    return new Promise((resolve) => {
+      const dialog = $('confirm');
+      $('confirm-text').textContent = text;
+      dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
+      dialog.showModal();
+    });
+  }
+
+  /** The owner of a group as its service declares it: "team (contact)", or '' when no process has started it yet. */
+  function owner(group) {
+    const found = state.groups.find((candidate) => candidate.group === group);
+    return found && found.owner ? found.owner.team + ' (' + found.owner.contact + ')' : '';
+  }
+
+  /** The team that owns a group, or ''. */
+  function team(group) {
+    const found = state.groups.find((candidate) => candidate.group === group);
+    return found && found.owner ? found.owner.team : '';
+  }
+
+  /** Replay or purge one dead letter, after the operator confirmed it. */
+  async function change(action, deadLetter) {
+    const target = action === 'replay'
+      ? 'to ' + deadLetter.group + '.replay (only the group ' + deadLetter.group + ' receives it)'
+      : 'for good (it stays listed as purged until retention deletes it)';
+    const verb = action === 'replay' ? 'Replay' : 'Purge';
+    if (!(await confirmAction(verb + ' dead letter ' + deadLetter.id + ' ' + target + '?'))) return false;
+    try {
+      const result = await api('/admin/dead-letters/' + deadLetter.id + '/' + action, { method: 'POST', body: '{}' });
+      const done = action === 'replay' ? result.replayed : result.purged;
+      flash(done.length ? (action === 'replay' ? 'Replayed ' : 'Purged ') + deadLetter.id : 'Nothing changed: the dead letter is no longer in status dead', done.length === 0);
+    } catch (error) {
+      flash(action + ' failed: ' + error.message, true);
+    }
+    await refresh();
+    return true;
+  }
+
+  function route() {
+    const parts = location.hash.replace('#', '').split('/').filter(Boolean);
+    const id = pages[parts[0]] ? parts[0] : 'overview';
+    return { id, param: parts.length > 1 ? decodeURIComponent(parts.slice(1).join('/')) : '' };
+  }
+
+  function go(id, param) {
+    location.hash = '#/' + id + (param ? '/' + encodeURIComponent(param) : '');
+  }
+
+  let refreshing = false;
+  async function refresh() {
+    if (!state.token || refreshing) return;
+    refreshing = true;
+    try {
+      const current = route();
+      try { state.groups = await api('/admin/consumer-groups'); } catch (error) { /* owners shown when available */ }
+      await pages[current.id].refresh(current.param);
+    } catch (error) {
+      if (error.message !== 'unauthorized') flash('could not refresh: ' + error.message, true);
+    } finally {
+      refreshing = false;
+    }
+  }
+
+  function showPage() {
+    const current = route();
+    for (const section of document.querySelectorAll('.page')) section.hidden = section.dataset.page !== current.id;
+    for (const link of document.querySelectorAll('header nav a')) link.classList.toggle('active', link.dataset.page === current.id);
+    if (pages[current.id].show) pages[current.id].show(current.param);
+    refresh();
+  }
+
+  function signOut(message) {
+    sessionStorage.removeItem('hookrail.token');
+    state.token = null;
+    $('app').hidden = true;
+    $('sign-out').hidden = true;
+    $('nav').hidden = true;
+    $('find-event').hidden = true;
+    $('who').textContent = '';
+    $('login').hidden = false;
+    $('login-error').textContent = message || '';
+  }
+
+  function open() {
+    $('login').hidden = true;
+    $('app').hidden = false;
+    $('nav').hidden = false;
+    $('find-event').hidden = false;
+    $('sign-out').hidden = false;
+    $('who').textContent = state.operator ? 'signed in as ' + state.operator : 'signed in';
+    showPage();
+  }
+
+  function start() {
+    $('login').addEventListener('submit', (event) => {
+      event.preventDefault();
+      state.token = $('token').value.trim();
+      state.operator = $('operator').value.trim();
+      sessionStorage.setItem('hookrail.token', state.token);
+      sessionStorage.setItem('hookrail.operator', state.operator);
+      $('token').value = '';
+      $('login-error').textContent = '';
+      open();
+    });
+    $('sign-out').addEventListener('click', () => signOut());
+    $('find-event').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const ref = $('find-event-ref').value.trim();
+      if (ref) go('events', ref);
+    });
+    window.addEventListener('hashchange', () => { if (state.token) showPage(); });
+    setInterval(() => refresh(), 2000);
+    if (state.token) open(); else signOut();
+  }
+
+  window.hookrail = {
+    $, el, time, ago, duration, table, api, flash, confirmAction, owner, team, change, go, refresh, start, state, panels,
+    page: (definition) => { pages[definition.id] = definition; },
+    panel: (definition) => { panels.push(definition); },
+  };
+})();
+`;

@@ -1,0 +1,8 @@
+import { ConsolePage } from '../console-parts';
+import { deadLettersPage } from './dead-letters.page';
+import { eventTrailPage } from './event-trail.page';
+import { jobsPage } from './jobs.page';
+import { overviewPage } from './overview.page';
+
+/** The console's pages, in the order of the navigation; the first is where it opens. A new page: a file and a line. */
+export const CONSOLE_PAGES: readonly ConsolePage[] = [overviewPage, deadLettersPage, jobsPage, eventTrailPage];

@@ -1,0 +1,16 @@
+import { Database } from '@app/db';
+import { describeInterval, JobScheduleRepository, JobStatus } from '@app/jobs';
+import { Injectable } from '@nestjs/common';
+
+/** GET /admin/jobs: every scheduled job (whichever app runs it) with its last run, overdue ones first. */
+@Injectable()
+export class ListJobsUseCase {
+  constructor(private readonly database: Database) {}
+
+  async execute(): Promise<Array<JobStatus & { schedule: string | null }>> {
+    const jobs = await new JobScheduleRepository(await this.database.connection()).list();
+    return jobs
+      .map((job) => ({ ...job, schedule: job.everyMs === null ? null : `every ${describeInterval(job.everyMs)}` }))
+      .sort((a, b) => Number(b.overdue) - Number(a.overdue) || a.name.localeCompare(b.name));
+  }
+}

@@ -1,0 +1,117 @@
+import { waitFor } from '@app/testing';
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+import { ADMIN_TOKEN, OpsBed } from './ops-bed';
+
+/** Where the screenshots go (CI keeps this folder as an artefact); never inside the repository. */
+const SCREENSHOTS = path.join(os.tmpdir(), 'hookrail-console-screenshots');
+const CHARTS = ['accepted', 'published', 'applied', 'lag', 'backlog', 'dead-letters'];
+
+interface ChartAnswer {
+  metric: string;
+  series: Array<{ name: string; values: Array<number | null> }>;
+}
+
+describe('operator console on the running system, in headless Chromium at 1280 px', () => {
+  let bed: OpsBed;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    bed = await OpsBed.start('console');
+    [browser] = await Promise.all([
+      chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      }),
+      bed.startRelay(),
+      bed.startConsumers(),
+    ]);
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bed?.stop();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+  it('shows each chart with data after traffic, and each group with its owner', async () => {
+    bed.emailProvider.configure({ failureRate: 1, failStatus: 422 });
+    const poisoned = await bed.send('ord_console_0');
+    await bed.deadLetterOf(poisoned, 'notifier');
+    bed.emailProvider.configure({ failureRate: 0 });
+    for (let i = 1; i <= 6; i++) await bed.send(`ord_console_${i}`);
+    // Rates show the traffic (a non-zero sample); levels (lag, backlog) may well have drained to zero.
+    const sampled = (charts: ChartAnswer[], metric: string, seen: (value: number | null) => boolean) =>
+      charts.find((chart) => chart.metric === metric)?.series.some((series) => series.values.some(seen));
+    await waitFor(
+      async () => {
+        const { charts } = await bed.admin<{ charts: ChartAnswer[] }>('charts?minutes=5');
+        return (
+          ['accepted', 'published', 'applied', 'dead-letters'].every((metric) => sampled(charts, metric, Boolean)) &&
+          ['lag', 'backlog'].every((metric) => sampled(charts, metric, (value) => value !== null))
+        );
+      },
+      { what: 'the traffic in every chart', timeoutMs: 45_000, intervalMs: 500 },
+    );
+
+    await page.goto(`${bed.ingress.url}/admin`);
+    await page.fill('#token', ADMIN_TOKEN);
+    await page.fill('#operator', 'grace');
+    await page.click('#login button[type=submit]');
+    for (const metric of CHARTS) {
+      const chart = page.locator(`figure[data-chart="${metric}"]`);
+      await chart.locator('canvas').waitFor();
+      expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0);
+    }
+    await page.locator('#consumer-groups tr[data-group="ledger"]', { hasText: 'finance' }).waitFor();
+    await page.locator('#consumer-groups tr[data-group="notifier"]', { hasText: 'customer-messaging' }).waitFor();
+    await shot('overview');
+
+    await page.click('nav a[data-page=dead-letters]');
+    await page.locator('#dead-letters tr[data-status="dead"]', { hasText: 'customer-messaging' }).waitFor();
+    await shot('dead-letters');
+    // At 1280 px every action button stays inside its card.
+    const card = (await page.locator('#dead-letters').boundingBox())!;
+    for (const button of await page.locator('#dead-letters button').all()) {
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width + 1);
+    }
+    await shot('dead-letters');
+
+    await page.click('nav a[data-page=jobs]');
+    await page.locator('#jobs tr[data-job="ops-samples"][data-overdue="false"]').waitFor();
+    await shot('jobs');
+  });
+
+  it("opens an event's trail from the search box and replays its dead letter from the trail (confirmed)", async () => {
+    bed.emailProvider.configure({ failureRate: 1, failStatus: 422 });
+    const id = await bed.send('ord_console_trail');
+    await bed.deadLetterOf(id, 'notifier');
+    bed.emailProvider.configure({ failureRate: 0 });
+
+    await page.fill('#find-event-ref', bed.senderIds.get(id)!);
+    await page.click('#find-event button[type=submit]');
+    const event = page.locator(`article[data-event="${id}"]`);
+    for (const step of ['received', 'queued', 'published', 'dead-lettered'])
+      await event.locator(`li[data-step="${step}"]`).first().waitFor();
+    await event.locator('li[data-step="applied"][data-group="ledger"]').waitFor();
+    await shot('trail-dead-lettered');
+
+    await event.locator('li[data-step="dead-lettered"] button[data-action=replay]').click();
+    await page.locator('#confirm-text', { hasText: 'notifier.replay' }).waitFor();
+    await page.click('#confirm-ok');
+    await event.locator('li[data-step="replayed"]', { hasText: 'by admin:grace' }).waitFor({ timeout: 20_000 });
+    await event.locator('li[data-step="applied"][data-group="notifier"]').waitFor({ timeout: 20_000 });
+    await event.locator('li[data-step="resolved"]').waitFor({ timeout: 20_000 });
+    const order = await event.locator('li').evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
+    expect(order.indexOf('dead-lettered')).toBeLessThan(order.indexOf('replayed'));
+    expect(order.indexOf('replayed')).toBeLessThan(order.lastIndexOf('applied'));
+    await shot('trail-replayed');
+  });
+});

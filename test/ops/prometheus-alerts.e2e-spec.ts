@@ -1,0 +1,167 @@
+import { AppProcess, freePort, waitFor } from '@app/testing';
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { OpsBed } from './ops-bed';
+
+const SHIPPED = path.resolve(__dirname, '../../deploy/prometheus');
+
+interface FiringAlert {
+  labels: Record<string, string>;
+  state: 'pending' | 'firing';
+}
+
+/**
+ * The shipped rules, with every `for:` shortened so that the test does not wait minutes, and the lag threshold of
+ * HookrailConsumerLagHigh lowered from 1000 to 3 messages; everything else as shipped.
+ */
+function rulesUnderTest(): string {
+  const shipped = readFileSync(path.join(SHIPPED, 'alerts.yml'), 'utf8').replace(/^(\s+)for: \S+$/gm, '$1for: 1s');
+  const start = shipped.indexOf('- alert: HookrailConsumerLagHigh');
+  const end = shipped.indexOf('- alert:', start + 1);
+  const lagRule = shipped.slice(start, end);
+  if (start < 0 || !lagRule.includes('> 1000')) throw new Error('HookrailConsumerLagHigh no longer reads "> 1000"');
+  return shipped.slice(0, start) + lagRule.replaceAll('> 1000', '> 3') + shipped.slice(end);
+}
+
+/** The shipped prometheus.yml, scraping this test's apps every second and evaluating every second. */
+function configUnderTest(targets: { ingress: string; relay: string; consumers: string }, rules: string): string {
+  const shipped = readFileSync(path.join(SHIPPED, 'prometheus.yml'), 'utf8');
+  const config = shipped
+    .replace(/(scrape_interval|evaluation_interval): 15s/g, '$1: 1s')
+    .replace("'127.0.0.1:3000'", `'${targets.ingress}'`)
+    .replace("'127.0.0.1:9464'", `'${targets.relay}'`)
+    .replace("'127.0.0.1:9465'", `'${targets.consumers}'`)
+    .replace('  - alerts.yml', `  - ${rules}`);
+  if (config.includes('15s') || !config.includes(targets.consumers)) throw new Error('prometheus.yml changed shape');
+  return config;
+}
+
+describe('the shipped alert rules in a real Prometheus scraping the running apps', () => {
+  let bed: OpsBed;
+  let relay: AppProcess;
+  let consumers: AppProcess;
+  let dir: string;
+  let prometheus: ChildProcess | undefined;
+  let prometheusUrl: string;
+  let prometheusOutput = '';
+
+  beforeAll(async () => {
+    bed = await OpsBed.start('alerts');
+    const [relayPort, consumersPort, prometheusPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    [relay, consumers] = await Promise.all([
+      bed.startRelay({ METRICS_PORT: String(relayPort), OUTBOX_RETENTION_INTERVAL_MS: '1000' }),
+      bed.startConsumers({
+        CONSUMER_GROUPS: 'ledger',
+        METRICS_PORT: String(consumersPort),
+        DEAD_LETTER_STORE: 'false',
+      }),
+    ]);
+    dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-prometheus-'));
+    const rules = path.join(dir, 'alerts.yml');
+    writeFileSync(rules, rulesUnderTest());
+    writeFileSync(
+      path.join(dir, 'prometheus.yml'),
+      configUnderTest(
+        {
+          ingress: new URL(bed.ingress.url).host,
+          relay: `127.0.0.1:${relayPort}`,
+          consumers: `127.0.0.1:${consumersPort}`,
+        },
+        rules,
+      ),
+    );
+    prometheusUrl = `http://127.0.0.1:${prometheusPort}`;
+    prometheus = spawn(
+      'prometheus',
+      [
+        `--config.file=${path.join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${path.join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${prometheusPort}`,
+        '--log.level=warn',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    prometheus.stdout?.on('data', (chunk: Buffer) => (prometheusOutput += chunk.toString()));
+    prometheus.stderr?.on('data', (chunk: Buffer) => (prometheusOutput += chunk.toString()));
+    await waitFor(async () => (await fetch(`${prometheusUrl}/-/ready`)).ok, {
+      what: `Prometheus ready (${prometheusOutput.slice(-500)})`,
+      timeoutMs: 30_000,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (prometheus && prometheus.exitCode === null) {
+      const exited = new Promise((resolve) => prometheus!.once('exit', resolve));
+      prometheus.kill('SIGTERM');
+      await exited;
+    }
+    await bed?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function alerts(): Promise<FiringAlert[]> {
+    const response = await fetch(`${prometheusUrl}/api/v1/alerts`);
+    return ((await response.json()) as { data: { alerts: FiringAlert[] } }).data.alerts;
+  }
+
+  const firing = async (alertname: string, labels: Record<string, string>) =>
+    (await alerts()).find(
+      (alert) =>
+        alert.state === 'firing' &&
+        alert.labels.alertname === alertname &&
+        Object.entries(labels).every(([name, value]) => alert.labels[name] === value),
+    );
+
+  it('fires the lag alert (with the group owner) when a group stops, and the job alert when the relay stops', async () => {
+    const first = await bed.send('ord_alerts_0');
+    await waitFor(
+      async () => (await bed.ingress.query(`SELECT 1 FROM processed_events WHERE event_id = $1`, [first])).length,
+      { what: 'the ledger applying the first event (a committed offset to lag behind)', timeoutMs: 30_000 },
+    );
+    await waitFor(
+      async () => {
+        const targets = (await (await fetch(`${prometheusUrl}/api/v1/targets`)).json()) as {
+          data: { activeTargets: Array<{ health: string }> };
+        };
+        return targets.data.activeTargets.length === 3 && targets.data.activeTargets.every((t) => t.health === 'up');
+      },
+      { what: 'Prometheus scraping the three apps', timeoutMs: 30_000 },
+    );
+    // Every app reports every scheduled job, under the scheduled job's own `job` label.
+    const reporters = await waitFor(
+      async () => {
+        const query = encodeURIComponent('count by (instance) (hookrail_job_overdue{job="outbox-retention"})');
+        const answer = (await (await fetch(`${prometheusUrl}/api/v1/query?query=${query}`)).json()) as {
+          data: { result: unknown[] };
+        };
+        return answer.data.result.length === 3 ? answer.data.result : undefined;
+      },
+      { what: 'outbox-retention reported by the three apps', timeoutMs: 30_000 },
+    );
+    expect(reporters).toHaveLength(3);
+    expect(await firing('HookrailJobOverdue', {})).toBeUndefined();
+    expect(await firing('HookrailConsumerLagHigh', {})).toBeUndefined();
+
+    // The ledger's process dies; events keep coming and the relay publishes them: the group's lag grows.
+    consumers.signal('SIGKILL');
+    await consumers.exited;
+    for (let i = 1; i <= 5; i++) await bed.send(`ord_alerts_${i}`);
+    const lag = await waitFor(
+      () => firing('HookrailConsumerLagHigh', { group: 'ledger', team: 'finance', contact: 'finance@example.com' }),
+      { what: 'HookrailConsumerLagHigh firing for ledger', timeoutMs: 60_000, intervalMs: 500 },
+    );
+    expect(lag.labels).toMatchObject({ severity: 'warning' });
+
+    // The relay stops: its outbox-retention job (every second here, grace 2) is reported overdue by the ingress.
+    relay.signal('SIGTERM');
+    await relay.exited;
+    const overdue = await waitFor(() => firing('HookrailJobOverdue', { job: 'outbox-retention' }), {
+      what: 'HookrailJobOverdue firing for outbox-retention',
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
+    expect(overdue.labels).toMatchObject({ severity: 'warning' });
+  });
+});
