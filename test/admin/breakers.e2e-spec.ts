@@ -72,10 +72,11 @@ describe('circuit breakers for operators: GET /admin/breakers and `hookrail brea
   it('prints one line per open breaker in `hookrail breakers`, and every breaker with --all', async () => {
     const run = async (...args: string[]) => {
       const out: string[] = [];
+      const err: string[] = [];
       const code = await runCli(
         args,
         (text) => out.push(text),
-        (text) => out.push(text),
+        (text) => err.push(text),
         {
           ...process.env,
           DATABASE_URL: ingress.database.url,
