@@ -12,6 +12,12 @@ import { DeadLetterAuditEntity } from '../../dead-letters/src/dead-letter-audit.
 import { DeadLetterEntity } from '../../dead-letters/src/dead-letter.entity';
 import { NotificationEntity } from '../../../apps/consumers/src/notifier/notification.entity';
 import { AgentTaskEntity } from '../../../apps/consumers/src/agent/agent-task.entity';
+// Outbound webhooks and the operator audit by path, for the same reason.
+import { OperatorAuditEntity } from '../../audit/src/operator-audit.entity';
+import { WebhookDeliveryAttemptEntity } from '../../webhooks/src/entities/webhook-delivery-attempt.entity';
+import { WebhookDeliveryEntity } from '../../webhooks/src/entities/webhook-delivery.entity';
+import { WebhookEndpointSecretEntity } from '../../webhooks/src/entities/webhook-endpoint-secret.entity';
+import { WebhookEndpointEntity } from '../../webhooks/src/entities/webhook-endpoint.entity';
 
 export const ENTITIES = [
   InboundEventEntity,
@@ -24,4 +30,9 @@ export const ENTITIES = [
   AgentTaskEntity,
   DeadLetterEntity,
   DeadLetterAuditEntity,
+  WebhookEndpointEntity,
+  WebhookEndpointSecretEntity,
+  WebhookDeliveryEntity,
+  WebhookDeliveryAttemptEntity,
+  OperatorAuditEntity,
 ];

@@ -7,6 +7,7 @@ import { Notifications1764500000001 } from './1764500000001-Notifications';
 import { AgentTasks1764500000002 } from './1764500000002-AgentTasks';
 import { RetentionIndexes1764510000001 } from './1764510000001-RetentionIndexes';
 import { OutboxNotifyAfterCommit1764520000001 } from './1764520000001-OutboxNotifyAfterCommit';
+import { OutboundWebhooks1764560000001 } from './1764560000001-OutboundWebhooks';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   AgentTasks1764500000002,
   RetentionIndexes1764510000001,
   OutboxNotifyAfterCommit1764520000001,
+  OutboundWebhooks1764560000001,
 ];
