@@ -6,7 +6,7 @@ import { backoffDelay, DEFAULT_RETRY_POLICY } from './backoff';
 import { classifyError, errorClassName, errorMessage } from './classify-error';
 import { recordEventStatus } from './consumer-event-status.repository';
 import { ConsumerMetrics } from './consumer-metrics';
-import { FailurePolicy } from './handler';
+import { ANY_EVENT_TYPE, FailurePolicy } from './handler';
 import { MessageContext } from './message-context';
 import { PendingWrites } from './pending-writes';
 import { ProcessedEventClaims } from './processed-events.repository';
@@ -63,10 +63,16 @@ export class BatchProcessor {
 
   async process(batch: Batch, controls: BatchControls): Promise<void> {
     const { handlers, maxBatchSize } = this.deps;
+    const anyType = handlers.get(ANY_EVENT_TYPE);
+    const handlerOf = (type: string) => handlers.get(type) ?? anyType;
     let run: Item[] = [];
     for (const message of batch.messages) {
       if (controls.shouldStop()) break;
-      const parsed = parseAndValidate(message, (type) => handlers.has(type));
+      const parsed = parseAndValidate(
+        message,
+        (type) => handlerOf(type) !== undefined,
+        (type) => anyType !== undefined && !handlers.has(type),
+      );
       if (parsed.kind === 'poison') {
         if (!(await this.applyRun(batch, run, controls))) return;
         run = [];
@@ -86,7 +92,7 @@ export class BatchProcessor {
       }
       const item: Item =
         parsed.kind === 'event'
-          ? { message, event: parsed.event, replayCount: parsed.replayCount, handler: handlers.get(parsed.event.type) }
+          ? { message, event: parsed.event, replayCount: parsed.replayCount, handler: handlerOf(parsed.event.type) }
           : { message, replayCount: 0 };
       run.push(item);
       if (run.length >= maxBatchSize && !(await this.applyRun(batch, run.splice(0), controls))) return;
