@@ -1,7 +1,9 @@
 import { Type } from '@nestjs/common';
 import { AGENT_SERVICE } from './agent/agent.module';
+import { ConsumersEnv } from './config/consumers.env';
 import { LEDGER_SERVICE } from './ledger/ledger.module';
 import { NOTIFIER_SERVICE } from './notifier/notifier.module';
+import { WEBHOOKS_SERVICE } from './webhooks/webhooks.module';
 
 /** The team that answers for a group's dead letters and alerts. */
 export interface GroupOwner {
@@ -14,6 +16,8 @@ export interface GroupOwner {
 export interface ConsumerService {
   group: string;
   topics: readonly string[];
+  /** When set, the topics come from the configuration instead (e.g. the webhooks group's OUTBOUND_WEBHOOKS_TOPICS). */
+  topicsFrom?: (config: ConsumersEnv) => readonly string[];
   module: Type<unknown>;
   owner: GroupOwner;
 }
@@ -23,4 +27,5 @@ export const CONSUMER_SERVICES: Readonly<Record<string, ConsumerService>> = {
   ledger: LEDGER_SERVICE,
   notifier: NOTIFIER_SERVICE,
   agent: AGENT_SERVICE,
+  webhooks: WEBHOOKS_SERVICE,
 };
