@@ -20,6 +20,8 @@ export class CompletionWriter {
   constructor(
     private readonly write: (outcomes: AttemptOutcome[]) => Promise<void>,
     private readonly logger: Logger,
+    /** After each batch is written: its deliveries' slots count as free for the endpoints' caps from now on. */
+    private readonly written: () => void = () => undefined,
   ) {}
 
   add(outcome: AttemptOutcome): void {
@@ -39,6 +41,7 @@ export class CompletionWriter {
       try {
         await this.write(batch);
         this.queue.splice(0, batch.length);
+        this.written();
       } catch (error) {
         this.logger.warn(
           { group: 'webhooks', attempts: batch.length, err: errorMessage(error) },

@@ -104,9 +104,12 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       (error) =>
         this.logger.error({ group, err: errorMessage(error) }, 'could not dead-letter yet; trying again later'),
     );
+    // Declared first: the writer wakes it after each batch (the endpoints' caps count written attempts as done).
+    let wakeDispatcher = () => undefined as void;
     const writer = new CompletionWriter(
       (outcomes) => this.record(workersDb, outcomes, metrics, deadLetterFlush),
       this.logger,
+      () => wakeDispatcher(),
     );
     const client = new GuardedHttpClient();
     const attempt = new DeliveryAttempt({
@@ -143,6 +146,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
         pollIntervalMs: config.OUTBOUND_WEBHOOKS_POLL_INTERVAL_MS,
       },
     });
+    wakeDispatcher = () => dispatcher.wake();
     const listener = new DeliveriesListener(config.DATABASE_URL, () => dispatcher.wake(), this.logger);
     await listener.start();
     const sweep = setInterval(() => deadLetterFlush.committed(), DEAD_LETTER_SWEEP_MS);

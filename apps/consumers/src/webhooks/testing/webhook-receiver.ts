@@ -11,6 +11,8 @@ export interface ReceivedRequest {
   at: number;
   /** The webhook-id header (the event id). */
   webhookId: string;
+  /** Date.now() when the answer was finished (or the connection closed); undefined while it is open. */
+  doneAt?: number;
 }
 
 /** How to answer: a status (and body), after a delay; `hang` never answers (until the receiver closes). */
@@ -109,6 +111,7 @@ export class WebhookReceiver {
       this.inFlight++;
       this.open.add(response);
       response.on('close', () => {
+        received.doneAt = Date.now();
         this.inFlight--;
         this.open.delete(response);
       });
