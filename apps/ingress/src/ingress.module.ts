@@ -1,4 +1,5 @@
 import { DatabaseModule } from '@app/db';
+import { ssrfPolicyOf } from '@app/webhooks';
 import { LoggerModule } from '@app/logger';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
@@ -11,6 +12,7 @@ import { EventsController } from './events/events.controller';
 import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { OutboxStatusRepository } from './events/outbox-status.repository';
+import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
 import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
@@ -41,6 +43,7 @@ export class IngressModule {
           adminToken: config.ADMIN_TOKEN,
           kafkaBrokers: config.KAFKA_BROKERS,
           kafkaNamespace: config.KAFKA_NAMESPACE,
+          outboundWebhooks: ssrfPolicyOf(config),
         }),
       ],
       controllers: [WebhookController, EventsController, HealthController, MetricsController],
@@ -62,6 +65,7 @@ export class IngressModule {
         IngressMetrics,
         InboundEventRepository,
         OutboxStatusRepository,
+        WebhookDeliveryStatusRepository,
         outboxNotifierProvider,
         RecordEventUseCase,
         AcceptWebhookUseCase,

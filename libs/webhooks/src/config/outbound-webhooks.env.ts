@@ -67,11 +67,13 @@ export function ssrfPolicyOf(env: OutboundWebhooksEnv): SsrfPolicy {
   };
 }
 
-/** The one start-up line that says which exceptions to the SSRF rules this process makes (none is the norm). */
-export function describeSsrfPolicy(policy: SsrfPolicy): Record<string, unknown> {
-  return {
-    allowHosts: policy.allowList.entries,
-    allowHttp: policy.allowHttp,
-    allowPorts: policy.allowPorts,
-  };
+/**
+ * The exceptions to the SSRF rules this process makes, for the one line every app logs at start; undefined when it
+ * makes none (the norm in production).
+ */
+export function ssrfExceptions(
+  policy: SsrfPolicy,
+): { allowHosts: readonly string[]; allowHttp: boolean; allowPorts: readonly number[] } | undefined {
+  if (policy.allowList.isEmpty && !policy.allowHttp && policy.allowPorts.length === 0) return undefined;
+  return { allowHosts: policy.allowList.entries, allowHttp: policy.allowHttp, allowPorts: policy.allowPorts };
 }

@@ -4,7 +4,7 @@ import { scheduleJob } from '@app/jobs';
 import { LOGGER } from '@app/logger';
 import { OutboxNotifier } from '@app/outbox';
 import { GuardedHttpClient, SsrfGuard } from '@app/ssrf-guard';
-import { describeSsrfPolicy, ssrfPolicyOf } from '@app/webhooks';
+import { ssrfExceptions, ssrfPolicyOf } from '@app/webhooks';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Partitioners, Producer } from 'kafkajs';
 import { hostname } from 'node:os';
@@ -44,11 +44,10 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationBootstrap(): Promise<void> {
     const { config, dataSource, group } = this.deps;
     const policy = ssrfPolicyOf(config);
-    const exceptions = !policy.allowList.isEmpty || policy.allowHttp || policy.allowPorts.length > 0;
-    this.logger[exceptions ? 'warn' : 'info'](
-      { group, ...describeSsrfPolicy(policy) },
-      exceptions ? 'outbound webhooks: exceptions to the SSRF rules are configured' : 'outbound webhooks: SSRF rules',
-    );
+    const exceptions = ssrfExceptions(policy);
+    if (exceptions)
+      this.logger.warn({ group, ...exceptions }, 'outbound webhooks: exceptions to the SSRF rules are configured');
+    else this.logger.info({ group }, 'outbound webhooks: SSRF rules without exceptions');
     const notifier = new OutboxNotifier(
       () => poolQuery(dataSource, `SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]),
       (error) => this.logger.warn({ group, err: errorMessage(error) }, 'could not notify the webhook workers'),

@@ -6,6 +6,7 @@ import { findAgentTask } from '../../../../../consumers/src/agent/find-agent-tas
 import { malformed, notFound } from '../../../http/problem';
 import { InboundEventRepository } from '../../inbound-event.repository';
 import { OutboxStatusRepository } from '../../outbox-status.repository';
+import { WebhookDeliveryStatusRepository } from '../../webhook-delivery-status.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -32,6 +33,17 @@ export interface EventStatus {
     nextAttemptAt: string | null;
     updatedAt: string;
   };
+  /** Its outbound webhook deliveries, one per endpoint, when it has any. */
+  webhookDeliveries?: Array<{
+    endpointId: string;
+    url: string;
+    status: string;
+    attempts: number;
+    lastStatus: number | null;
+    lastError: string | null;
+    deliveredAt: string | null;
+    updatedAt: string;
+  }>;
 }
 
 /** GET /events/:id */
@@ -41,6 +53,7 @@ export class GetEventStatusUseCase {
     private readonly database: Database,
     private readonly inboundEvents: InboundEventRepository,
     private readonly outbox: OutboxStatusRepository,
+    private readonly webhookDeliveries: WebhookDeliveryStatusRepository,
   ) {}
 
   async execute(id: string): Promise<EventStatus> {
@@ -54,6 +67,7 @@ export class GetEventStatusUseCase {
     const parked = !published && publication?.failedAt != null;
     const groups = await findGroupStatuses(manager, id);
     const task = await findAgentTask(manager, id);
+    const deliveries = await this.webhookDeliveries.findByEvent(manager, id);
     return {
       id: event.id,
       source: event.source,
@@ -72,6 +86,13 @@ export class GetEventStatusUseCase {
           nextAttemptAt: task.nextAttemptAt?.toISOString() ?? null,
           updatedAt: task.updatedAt.toISOString(),
         },
+      }),
+      ...(deliveries.length > 0 && {
+        webhookDeliveries: deliveries.map((delivery) => ({
+          ...delivery,
+          deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+          updatedAt: delivery.updatedAt.toISOString(),
+        })),
       }),
     };
   }
