@@ -1,8 +1,8 @@
-import { BaseEnv } from '@app/config';
+import { OutboundWebhooksEnv } from '@app/webhooks';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
-/** The CLI's configuration: the same variables as the apps it inspects. */
-export class CliEnv extends BaseEnv {
+/** The CLI's configuration: the same variables as the apps it inspects (the SSRF rules from OutboundWebhooksEnv). */
+export class CliEnv extends OutboundWebhooksEnv {
   /** Prefix of every topic and consumer group id, as the apps were started with. */
   @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
   KAFKA_NAMESPACE = '';
