@@ -51,6 +51,7 @@ export class OutboundWebhooks1764560000001 implements MigrationInterface {
         "event_time" TIMESTAMP WITH TIME ZONE NOT NULL,
         "subject" character varying(300),
         "ordering_key" character varying(300) NOT NULL,
+        "ordered" boolean NOT NULL DEFAULT false,
         "payload" text NOT NULL,
         "source_topic" character varying(249) NOT NULL,
         "source_partition" integer NOT NULL,
@@ -75,14 +76,14 @@ export class OutboundWebhooks1764560000001 implements MigrationInterface {
         CONSTRAINT "fk_webhook_deliveries_endpoint" FOREIGN KEY ("endpoint_id")
           REFERENCES "webhook_endpoints"("id") ON DELETE CASCADE ON UPDATE NO ACTION
       )`);
-    // What a claim probes per endpoint, what an ordered endpoint's head-of-key check reads, the live leases the
+    // What a claim probes per endpoint, what an ordered endpoint's head-of-key check reads (ordered rows only), the live leases the
     // per-endpoint cap counts: partial, so a finished delivery leaves them. The listing and the replay-since window
     // read by endpoint and creation time; the dead-letter flush finds failures not yet on webhooks.dlt.
     await queryRunner.query(
       `CREATE INDEX "ix_webhook_deliveries_due" ON "webhook_deliveries" ("endpoint_id", "next_attempt_at") WHERE state IN ('pending', 'sending')`,
     );
     await queryRunner.query(
-      `CREATE INDEX "ix_webhook_deliveries_key" ON "webhook_deliveries" ("endpoint_id", "ordering_key", "id") WHERE state IN ('pending', 'sending')`,
+      `CREATE INDEX "ix_webhook_deliveries_key" ON "webhook_deliveries" ("endpoint_id", "ordering_key", "id") WHERE ordered AND state IN ('pending', 'sending')`,
     );
     await queryRunner.query(
       `CREATE INDEX "ix_webhook_deliveries_sending" ON "webhook_deliveries" ("endpoint_id", "lease_until") WHERE state = 'sending'`,

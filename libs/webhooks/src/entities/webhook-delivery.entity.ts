@@ -18,7 +18,9 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
 @Entity('webhook_deliveries')
 @Unique('uq_webhook_deliveries_event_endpoint', ['eventId', 'endpointId'])
 @Index('ix_webhook_deliveries_due', ['endpointId', 'nextAttemptAt'], { where: `state IN ('pending', 'sending')` })
-@Index('ix_webhook_deliveries_key', ['endpointId', 'orderingKey', 'id'], { where: `state IN ('pending', 'sending')` })
+@Index('ix_webhook_deliveries_key', ['endpointId', 'orderingKey', 'id'], {
+  where: `ordered AND state IN ('pending', 'sending')`,
+})
 @Index('ix_webhook_deliveries_sending', ['endpointId', 'leaseUntil'], { where: `state = 'sending'` })
 @Index('ix_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt'])
 @Index('ix_webhook_deliveries_to_dead_letter', ['id'], { where: `state = 'failed' AND dead_lettered_at IS NULL` })
@@ -52,6 +54,10 @@ export class WebhookDeliveryEntity {
   /** The aggregate id (the event's subject, else its id): ordered endpoints deliver one per key at a time. */
   @Column('varchar', { name: 'ordering_key', length: 300 })
   orderingKey: string;
+
+  /** The endpoint's `ordered` when the row was written, so that only ordered deliveries pay for the key index. */
+  @Column('boolean', { default: false })
+  ordered: boolean;
 
   /** The exact body every attempt sends and signs: the event's data as JSON. */
   @Column('text')

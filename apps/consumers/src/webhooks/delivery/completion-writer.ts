@@ -20,8 +20,8 @@ export class CompletionWriter {
   constructor(
     private readonly write: (outcomes: AttemptOutcome[]) => Promise<void>,
     private readonly logger: Logger,
-    /** After each batch is written: its deliveries' slots count as free for the endpoints' caps from now on. */
-    private readonly written: () => void = () => undefined,
+    /** After each batch is written (the dispatcher stops counting its attempts as settling). */
+    private readonly written: (batch: AttemptOutcome[]) => void = () => undefined,
   ) {}
 
   add(outcome: AttemptOutcome): void {
@@ -41,7 +41,7 @@ export class CompletionWriter {
       try {
         await this.write(batch);
         this.queue.splice(0, batch.length);
-        this.written();
+        this.written(batch);
       } catch (error) {
         this.logger.warn(
           { group: 'webhooks', attempts: batch.length, err: errorMessage(error) },

@@ -1,3 +1,4 @@
+import { poolQuery } from '@app/db';
 import { DataSource, EntityManager } from 'typeorm';
 
 type Db = DataSource | EntityManager;
@@ -30,11 +31,17 @@ export interface ClaimRequest {
   leaseMs: number;
   /** In-flight cap of an endpoint without its own `max_in_flight`. */
   endpointConcurrency: number;
+  /**
+   * Attempts of this process that delivered but are not yet recorded, per endpoint: still `sending` in the table, no
+   * longer in flight, so they do not count against the cap.
+   */
+  settling: ReadonlyMap<string, number>;
 }
 
 /**
  * One statement. For each enabled endpoint, in random order (so that none is always served first), room is its
- * in-flight cap minus its live leases, and for a rate-limited endpoint at most the tokens in its bucket. Up to that
+ * in-flight cap minus its live leases (less this process's delivered attempts not yet recorded), and for a
+ * rate-limited endpoint at most the tokens in its bucket. Up to that
  * many of its due deliveries (`next_attempt_at <= now()`: pending and due, or sending with a lease that ran out) are
  * locked with SKIP LOCKED, oldest due first; an ordered endpoint only offers the head of each key (no earlier
  * delivery of the key still pending or sending). They become `sending` with a lease, a raised fencing token and one
@@ -50,7 +57,7 @@ WITH inflight AS (
 ),
 open AS (
   SELECT e.id, e.ordered,
-         LEAST(COALESCE(e.max_in_flight, $4) - COALESCE(i.n, 0),
+         LEAST(COALESCE(e.max_in_flight, $4) - GREATEST(COALESCE(i.n, 0) - COALESCE(f.n, 0), 0),
                CASE WHEN e.rate_limit_per_second IS NULL THEN $2
                     ELSE floor(LEAST(e.rate_limit_per_second::float8,
                                      e.rate_tokens + extract(epoch FROM now() - e.rate_refilled_at) * e.rate_limit_per_second))::int
@@ -58,6 +65,7 @@ open AS (
                $2) AS room
     FROM webhook_endpoints e
     LEFT JOIN inflight i ON i.endpoint_id = e.id
+    LEFT JOIN unnest($5::uuid[], $6::int[]) AS f(endpoint_id, n) ON f.endpoint_id = e.id
    WHERE e.state = 'enabled'
    ORDER BY random()
 ),
@@ -70,7 +78,7 @@ picked AS (
       WHERE d.endpoint_id = o.id AND d.state IN ('pending', 'sending') AND d.next_attempt_at <= now()
         AND (NOT o.ordered OR NOT EXISTS (
               SELECT 1 FROM webhook_deliveries p
-               WHERE p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id
+               WHERE p.ordered AND p.endpoint_id = d.endpoint_id AND p.ordering_key = d.ordering_key AND p.id < d.id
                  AND p.state IN ('pending', 'sending')))
       ORDER BY d.next_attempt_at
       LIMIT o.room
@@ -84,8 +92,7 @@ claimed AS (
      SET state = 'sending', attempts = t.attempts + 1, fencing_token = t.fencing_token + 1, claimed_by = $1,
          lease_until = now() + $3 * interval '1 millisecond', next_attempt_at = now() + $3 * interval '1 millisecond',
          last_attempt_at = now(), updated_at = now()
-    FROM picked
-   WHERE t.id = picked.id
+   WHERE t.id = ANY(ARRAY(SELECT id FROM picked))
   RETURNING t.id, t.endpoint_id, t.event_id, t.event_type, t.event_source, t.event_time, t.subject, t.payload,
             t.attempts, t.fencing_token
 ),
@@ -114,12 +121,15 @@ SELECT c.*, e.url, p.prior_state, p.prior_claimed_by,
   JOIN picked p ON p.id = c.id
   JOIN webhook_endpoints e ON e.id = c.endpoint_id`;
 
-export async function claimDeliveries(db: Db, request: ClaimRequest): Promise<ClaimedDelivery[]> {
-  const rows: Array<Record<string, any>> = await db.query(CLAIM, [
+/** Prepared once per connection: planning this statement costs more than running it. */
+export async function claimDeliveries(db: DataSource, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const rows = await poolQuery<Record<string, any>>(db, CLAIM, [
     request.workerId,
     request.limit,
     request.leaseMs,
     request.endpointConcurrency,
+    [...request.settling.keys()],
+    [...request.settling.values()],
   ]);
   return rows.map((row) => ({
     id: String(row.id),

@@ -36,6 +36,8 @@ export class DeliveryDispatcher {
     string,
     { delivery: ClaimedDelivery; abort: AbortController; done: Promise<void> }
   >();
+  /** Delivered attempts not yet recorded, per endpoint: they hold no connection, so the cap does not count them. */
+  private readonly settling = new Map<string, number>();
   private stopped = false;
   private loop?: Promise<void>;
 
@@ -47,6 +49,17 @@ export class DeliveryDispatcher {
 
   /** Something may be due: new deliveries were committed, or another process said so. */
   wake(): void {
+    this.wakeup.signal();
+  }
+
+  /** These attempts are in the table now: no longer settling; their endpoints' next deliveries may be due. */
+  recorded(outcomes: readonly AttemptOutcome[]): void {
+    for (const { endpointId, result } of outcomes) {
+      if (result !== 'delivered') continue;
+      const left = (this.settling.get(endpointId) ?? 1) - 1;
+      if (left > 0) this.settling.set(endpointId, left);
+      else this.settling.delete(endpointId);
+    }
     this.wakeup.signal();
   }
 
@@ -73,6 +86,7 @@ export class DeliveryDispatcher {
             limit: wanted,
             leaseMs: settings.leaseMs,
             endpointConcurrency: settings.endpointConcurrency,
+            settling: this.settling,
           });
         } catch (error) {
           logger.error({ group: 'webhooks', err: errorMessage(error) }, 'could not claim webhook deliveries');
@@ -92,8 +106,12 @@ export class DeliveryDispatcher {
     const done = this.deps
       .attempt(delivery, abort.signal)
       .then(async (outcome) => {
-        if (outcome) this.deps.completed(outcome);
-        else await this.deps.release([delivery]);
+        if (!outcome) return this.deps.release([delivery]);
+        // Only a delivered attempt frees its slot before it is recorded: after a failure (a 410 above all, which
+        // disables the endpoint) the endpoint gets no new attempt until the outcome is in the table.
+        if (outcome.result === 'delivered')
+          this.settling.set(delivery.endpointId, (this.settling.get(delivery.endpointId) ?? 0) + 1);
+        this.deps.completed(outcome);
       })
       .catch((error: unknown) =>
         this.deps.logger.error(

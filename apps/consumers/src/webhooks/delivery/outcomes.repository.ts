@@ -1,4 +1,5 @@
 import { recordEventStatus } from '@app/consumer-runtime';
+import { preparedQuery } from '@app/db';
 import { disableEndpoints } from '@app/webhooks';
 import { EntityManager } from 'typeorm';
 
@@ -61,7 +62,8 @@ export async function recordOutcomes(
   const succeeded = unique(outcomes.filter((o) => o.result === 'delivered').map((o) => o.endpointId));
   const failing = unique(outcomes.map((o) => o.endpointId)).filter((id) => !succeeded.includes(id));
   if (succeeded.length > 0)
-    await manager.query(
+    await preparedQuery(
+      manager,
       `UPDATE webhook_endpoints SET failing_since = NULL, updated_at = now()
         WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL`,
       [succeeded],
@@ -86,7 +88,8 @@ export async function recordOutcomes(
   }
 
   const moved: Array<{ id: string; state: 'delivered' | 'pending' | 'failed'; waiting: boolean }> = rowsOf(
-    await manager.query(
+    await preparedQuery(
+      manager,
       `UPDATE webhook_deliveries d
           SET state = CASE WHEN u.result = 'delivered' THEN 'delivered'
                            WHEN e.state = 'disabled' THEN 'pending'
@@ -130,7 +133,8 @@ export async function recordOutcomes(
   }
 
   // Attempts of deliveries deleted meanwhile (their endpoint was) are dropped with them.
-  await manager.query(
+  await preparedQuery(
+    manager,
     `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, latency_ms, status, response_body, error, worker)
      SELECT u.delivery_id, u.attempt, u.started_at, u.latency_ms, u.status, u.response_body, u.error, u.worker
        FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::varchar[])

@@ -103,12 +103,12 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       (error) =>
         this.logger.error({ group, err: errorMessage(error) }, 'could not dead-letter yet; trying again later'),
     );
-    // Declared first: the writer wakes it after each batch (the endpoints' caps count written attempts as done).
-    let wakeDispatcher = () => undefined as void;
+    // The writer tells the dispatcher (made below) which attempts are recorded.
+    let running: DeliveryDispatcher | undefined;
     const writer = new CompletionWriter(
       (outcomes) => this.record(workersDb, outcomes, metrics, deadLetterFlush),
       this.logger,
-      () => wakeDispatcher(),
+      (batch) => running?.recorded(batch),
     );
     const client = new GuardedHttpClient();
     const attempt = new DeliveryAttempt({
@@ -124,7 +124,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       worker: workerId,
       observe: (endpoint, seconds) => metrics.seconds.observe({ endpoint }, seconds),
     });
-    const dispatcher = new DeliveryDispatcher({
+    const dispatcher = (running = new DeliveryDispatcher({
       claim: (request) => claimDeliveries(workersDb, request),
       attempt: (delivery, signal) => attempt.run(delivery, signal),
       completed: (outcome) => writer.add(outcome),
@@ -144,8 +144,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
         endpointConcurrency: config.OUTBOUND_WEBHOOKS_ENDPOINT_CONCURRENCY,
         pollIntervalMs: config.OUTBOUND_WEBHOOKS_POLL_INTERVAL_MS,
       },
-    });
-    wakeDispatcher = () => dispatcher.wake();
+    }));
     const listener = new DeliveriesListener(config.DATABASE_URL, () => dispatcher.wake(), this.logger);
     await listener.start();
     const sweep = setInterval(() => deadLetterFlush.committed(), DEAD_LETTER_SWEEP_MS);

@@ -21,8 +21,8 @@ export interface FanOutRow {
 const FAN_OUT = `
 WITH inserted AS (
   INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, subject, ordering_key,
-                                  payload, source_topic, source_partition, source_offset, next_attempt_at)
-  SELECT e.id, u.event_id, u.event_type, u.event_source, u.event_time, u.subject, u.ordering_key, u.payload,
+                                  ordered, payload, source_topic, source_partition, source_offset, next_attempt_at)
+  SELECT e.id, u.event_id, u.event_type, u.event_source, u.event_time, u.subject, u.ordering_key, e.ordered, u.payload,
          u.source_topic, u.source_partition, u.source_offset, now() + $11 * interval '1 millisecond'
     FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::varchar[],
                 $7::text[], $8::varchar[], $9::int[], $10::varchar[]) WITH ORDINALITY

@@ -37,6 +37,8 @@ export class WebhookReceiver {
   /** Requests being answered right now (hanging ones included). */
   inFlight = 0;
   private responder: Responder = () => ({ status: 200 });
+  private readonly attemptsSeen = new Map<string, number>();
+  private readonly applied = new Set<string>();
   private readonly open = new Set<ServerResponse>();
 
   private constructor(private readonly server: http.Server) {}
@@ -107,7 +109,10 @@ export class WebhookReceiver {
         webhookId: headers['webhook-id'] ?? '',
       };
       this.requests.push(received);
-      const reply = this.responder(received, this.requestsFor(received.webhookId, received.path).length);
+      const key = `${received.path} ${received.webhookId}`;
+      const attempt = (this.attemptsSeen.get(key) ?? 0) + 1;
+      this.attemptsSeen.set(key, attempt);
+      const reply = this.responder(received, attempt);
       this.inFlight++;
       this.open.add(response);
       response.on('close', () => {
@@ -118,8 +123,10 @@ export class WebhookReceiver {
       if (reply.hang) return;
       const answer = () => {
         const status = reply.status ?? 200;
-        const effect = `${received.path} ${received.webhookId}`;
-        if (status >= 200 && status < 300 && !this.effects.includes(effect)) this.effects.push(effect);
+        if (status >= 200 && status < 300 && !this.applied.has(key)) {
+          this.applied.add(key);
+          this.effects.push(key);
+        }
         if (!response.destroyed) response.writeHead(status, reply.headers).end(reply.body ?? '');
       };
       if (reply.delayMs) setTimeout(answer, reply.delayMs);
