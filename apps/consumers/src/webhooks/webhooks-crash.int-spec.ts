@@ -1,4 +1,4 @@
-import { TestProcesses, waitFor } from '@app/testing';
+import { freePort, TestProcesses, waitFor } from '@app/testing';
 import { orderEvent, produce } from '../../../../libs/consumer-runtime/src/testing/order-events.fixture';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { WebhookReceiver } from './testing/webhook-receiver';
@@ -41,7 +41,8 @@ describe('outbound webhooks: delivery worker killed mid-request (kill -9)', () =
     doomed.signal('SIGKILL');
     expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' });
 
-    const survivor = processes.start('consumers', env);
+    const metricsPort = await freePort();
+    const survivor = processes.start('consumers', { ...env, METRICS_PORT: String(metricsPort) });
     try {
       const delivered = await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered', 30_000);
       expect(delivered.attempts).toBe(2);
@@ -68,6 +69,13 @@ describe('outbound webhooks: delivery worker killed mid-request (kill -9)', () =
         await bed.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1`, [event.id]),
       ).toEqual([{ n: 1 }]);
       await survivor.waitForLog('consumers started');
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const endpointLabel = `endpoint="${endpoint.id}"`;
+      expect(metrics).toContain(`hookrail_webhook_deliveries_total{${endpointLabel},outcome="delivered"} 1`);
+      expect(metrics).toContain(`hookrail_webhook_delivery_seconds_count{${endpointLabel}} 1`);
+      expect(metrics).toMatch(/^hookrail_webhook_lease_expiries_total 1$/m);
+      expect(metrics).toMatch(/^hookrail_webhook_endpoints_disabled 0$/m);
+      expect(metrics).toMatch(/^# TYPE hookrail_webhook_queue_depth gauge$/m);
     } finally {
       survivor.signal('SIGTERM');
     }
