@@ -35,6 +35,9 @@ async function main(): Promise<void> {
     process.env.ADMIN_TOKEN = randomBytes(24).toString('hex');
     console.log(`start: ADMIN_TOKEN was not set; this run's admin token is ${process.env.ADMIN_TOKEN}`);
   }
+  // Local development: outbound webhooks may go to receivers on this machine, over http. Both apps log the exception.
+  process.env.OUTBOUND_WEBHOOKS_ALLOW_HOSTS ??= '127.0.0.1,::1,localhost';
+  process.env.OUTBOUND_WEBHOOKS_ALLOW_HTTP ??= 'true';
   let startedKafka = false;
   if (!(await tcpReachable(process.env.KAFKA_BROKERS.split(',')[0]))) {
     execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'up'], { stdio: 'inherit' });

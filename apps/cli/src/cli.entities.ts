@@ -1,4 +1,12 @@
+import { OperatorAuditEntity } from '@app/audit';
 import { DeadLetterAuditEntity, DeadLetterEntity } from '@app/dead-letters';
+import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks';
 
-/** The tables the operator CLI writes: dead letters it replays or purges, and their audit. */
-export const CLI_ENTITIES = [DeadLetterEntity, DeadLetterAuditEntity];
+/** The tables the operator CLI writes: dead letters it replays or purges, webhook endpoints it manages, and the audit of both. */
+export const CLI_ENTITIES = [
+  DeadLetterEntity,
+  DeadLetterAuditEntity,
+  WebhookEndpointEntity,
+  WebhookEndpointSecretEntity,
+  OperatorAuditEntity,
+];

@@ -4,7 +4,9 @@ import { InvalidFilterError } from '@app/dead-letters';
 import { errorMessage } from '@app/logger';
 import { parseArgs } from 'node:util';
 import { CliContext, UsageError } from './cli-context';
+import { deliveriesCommand } from './commands/deliveries.command';
 import { dlqCommand } from './commands/dlq.command';
+import { endpointsCommand } from './commands/endpoints.command';
 import { jobsCommand } from './commands/jobs.command';
 import { breakersCommand, lagCommand, outboxBacklogCommand } from './commands/ops.command';
 import { traceCommand } from './commands/trace.command';
@@ -28,13 +30,26 @@ Usage:
                                                             one event's whole trail: received, published, each
                                                             group, dead letters and replays (who), agent task
 
+  hookrail endpoints add <url> --event-type T... [--description D] [--ordered] [--rate N] [--max-in-flight N]
+                                                            an outbound webhook endpoint; prints its signing secret once
+  hookrail endpoints list | show <id>                       endpoints, their state, queue and secrets (never the values)
+  hookrail endpoints disable <id> [--reason R] | enable <id>
+  hookrail endpoints rotate-secret <id> [--overlap 24h]     a new secret; the old ones keep signing for the overlap
+  hookrail endpoints delete <id>
+  hookrail deliveries list <endpoint-id> [--status S] [--type T] [--since T] [--until T] [--limit N]
+  hookrail deliveries show <endpoint-id> <delivery-id>      one delivery: payload and every attempt
+  hookrail deliveries replay <endpoint-id> <delivery-id> | --since T [--until T] [--dry-run]
+                                                            send again (the webhook-id stays the event id)
+
 Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T  --until T
          (T: an ISO time or a duration back from now: 30m, 6h, 2d)
 Options: --json (machine-readable output), --help
-Replay and purge work on dead letters in status "dead"; each run is recorded in dead_letter_audit.
+Replay and purge work on dead letters in status "dead"; each run is recorded in dead_letter_audit; endpoint changes
+and delivery replays in operator_audit.
 
 Environment: DATABASE_URL (default: database hookrail on 127.0.0.1, as npm start), KAFKA_BROKERS, KAFKA_NAMESPACE,
-HOOKRAIL_OPERATOR (who you are in the audit). The database used is named on stderr.`;
+HOOKRAIL_OPERATOR (who you are in the audit), OUTBOUND_WEBHOOKS_ALLOW_HOSTS / _ALLOW_HTTP / _ALLOW_PORTS (the SSRF
+rules an endpoint's URL is checked against). The database used is named on stderr.`;
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },
@@ -52,6 +67,12 @@ const OPTIONS = {
   since: { type: 'string' },
   until: { type: 'string' },
   status: { type: 'string' },
+  'event-type': { type: 'string', multiple: true },
+  description: { type: 'string' },
+  ordered: { type: 'boolean', default: false },
+  'max-in-flight': { type: 'string' },
+  reason: { type: 'string' },
+  overlap: { type: 'string' },
 } as const;
 
 /** Runs one command; returns the exit code (0 done, 1 failed, 2 usage error). */
@@ -93,6 +114,29 @@ export async function runCli(
         since: values.since,
         until: values.until,
         status: values.status,
+      });
+    } else if (command === 'endpoints') {
+      await endpointsCommand(ctx, action, rest, {
+        json: values.json,
+        as: values.as,
+        eventTypes: values['event-type'] ?? [],
+        description: values.description,
+        ordered: values.ordered,
+        rate: values.rate,
+        maxInFlight: values['max-in-flight'],
+        reason: values.reason,
+        overlap: values.overlap,
+      });
+    } else if (command === 'deliveries') {
+      await deliveriesCommand(ctx, action, rest, {
+        json: values.json,
+        dryRun: values['dry-run'],
+        as: values.as,
+        status: values.status,
+        type: values.type,
+        since: values.since,
+        until: values.until,
+        limit: values.limit,
       });
     } else if (command === 'outbox' && action === 'backlog') {
       await outboxBacklogCommand(ctx, { json: values.json });

@@ -1,4 +1,5 @@
 import { Type } from '@nestjs/common';
+import type { ConsumersEnv } from './config/consumers.env';
 
 /** The team that answers for a group's dead letters and alerts. */
 export interface GroupOwner {
@@ -11,6 +12,8 @@ export interface GroupOwner {
 export interface ConsumerService {
   group: string;
   topics: readonly string[];
+  /** When set, the topics come from the configuration instead (e.g. the webhooks group's OUTBOUND_WEBHOOKS_TOPICS). */
+  topicsFrom?: (config: ConsumersEnv) => readonly string[];
   module: Type<unknown>;
   owner: GroupOwner;
   /** How long a message waiting on a down dependency is retried before it is dead-lettered (CONSUMER_RETRY_CEILING_MS). */

@@ -4,6 +4,7 @@ import { AGENT_SERVICE } from './agent/agent.module';
 import { ANALYTICS_SERVICE } from './analytics/analytics.module';
 import { LEDGER_SERVICE } from './ledger/ledger.module';
 import { NOTIFIER_SERVICE } from './notifier/notifier.module';
+import { WEBHOOKS_SERVICE } from './webhooks/webhooks.module';
 
 /** The services this app can run, by group name. A group listed in CONSUMER_GROUPS but absent here is skipped. */
 export const CONSUMER_SERVICES: Readonly<Record<string, ConsumerService>> = {
@@ -11,4 +12,5 @@ export const CONSUMER_SERVICES: Readonly<Record<string, ConsumerService>> = {
   notifier: NOTIFIER_SERVICE,
   agent: AGENT_SERVICE,
   analytics: ANALYTICS_SERVICE,
+  webhooks: WEBHOOKS_SERVICE,
 };

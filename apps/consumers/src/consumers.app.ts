@@ -62,7 +62,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
           {
             group,
             service,
-            topics: service.topics.map(namespaced),
+            topics: (service.topicsFrom?.(config) ?? service.topics).map(namespaced),
             dltTopic: namespaced(dltTopic(group)),
             replayTopic: namespaced(replayTopic(group)),
           },

@@ -5,6 +5,12 @@ import {
   ProcessedEventEntity,
 } from '@app/consumer-runtime';
 import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs';
+import {
+  WebhookDeliveryAttemptEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
+  WebhookEndpointSecretEntity,
+} from '@app/webhooks';
 import { AgentTaskEntity } from './agent/agent-task.entity';
 import { DailyTotalEntity } from './analytics/daily-total.entity';
 import { LedgerEntryEntity } from './ledger/ledger-entry.entity';
@@ -25,4 +31,8 @@ export const CONSUMERS_ENTITIES = [
   DailyTotalEntity,
   JobHeartbeatEntity,
   JobScheduleEntity,
+  WebhookEndpointEntity,
+  WebhookEndpointSecretEntity,
+  WebhookDeliveryEntity,
+  WebhookDeliveryAttemptEntity,
 ];

@@ -1,4 +1,5 @@
 import { createLogger, NestLogger } from '@app/logger';
+import { ssrfExceptions, ssrfPolicyOf } from '@app/webhooks';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventCatalog } from './catalog/event-catalog';
@@ -12,6 +13,8 @@ import { SourceRegistry } from './sources/source-registry';
 /** Builds the ingress HTTP app (not yet listening); main.ts and the tests both start it through here. */
 export async function createIngressApp(config: IngressEnv): Promise<NestFastifyApplication> {
   const logger = createLogger('ingress', config.LOG_LEVEL, config.LOG_FORMAT);
+  const exceptions = ssrfExceptions(ssrfPolicyOf(config));
+  if (exceptions) logger.warn(exceptions, 'outbound webhooks: exceptions to the SSRF rules are configured');
   const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
   const catalog = EventCatalog.load(config.CATALOG_DIR, config.KAFKA_BROKERS);
   if (!catalog.loaded) logger.warn({ directory: config.CATALOG_DIR }, 'no event catalogue; /catalog answers 404');

@@ -1,6 +1,8 @@
 import { DeadLetterAuditEntity, DeadLetterEntity } from '@app/dead-letters';
+import { OperatorAuditEntity } from '@app/audit';
 import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs';
 import { OutboxMessageEntity } from '@app/outbox';
+import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks';
 import { OpsSampleEntity } from './admin/charts/ops-sample.entity';
 import { InboundEventEntity } from './events/inbound-event.entity';
 
@@ -14,6 +16,9 @@ export const INGRESS_ENTITIES = [
   JobHeartbeatEntity,
   JobScheduleEntity,
   OpsSampleEntity,
+  WebhookEndpointEntity,
+  WebhookEndpointSecretEntity,
+  OperatorAuditEntity,
   DeadLetterEntity,
   DeadLetterAuditEntity,
 ];

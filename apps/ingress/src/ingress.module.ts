@@ -1,4 +1,5 @@
 import { DatabaseModule } from '@app/db';
+import { ssrfPolicyOf } from '@app/webhooks';
 import { LoggerModule } from '@app/logger';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
@@ -12,6 +13,7 @@ import { AgentTaskStatusRepository } from './events/agent-task-status.repository
 import { EventsController } from './events/events.controller';
 import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
+import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
 import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
@@ -49,6 +51,7 @@ export class IngressModule {
             intervalMs: config.OPS_SAMPLE_INTERVAL_MS,
             retentionMinutes: config.OPS_SAMPLE_RETENTION_MINUTES,
           },
+          outboundWebhooks: ssrfPolicyOf(config),
         }),
       ],
       controllers: [WebhookController, EventsController, HealthController, MetricsController, CatalogController],
@@ -71,6 +74,7 @@ export class IngressModule {
         OperationsMetrics,
         InboundEventRepository,
         AgentTaskStatusRepository,
+        WebhookDeliveryStatusRepository,
         outboxNotifierProvider,
         RecordEventUseCase,
         AcceptWebhookUseCase,

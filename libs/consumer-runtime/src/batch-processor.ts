@@ -5,7 +5,7 @@ import { GroupBreakers } from './breaker/group-breakers';
 import { errorMessage } from './classify-error';
 import { recordEventStatus } from './consumer-event-status.repository';
 import { ConsumerMetrics } from './consumer-metrics';
-import { FailurePolicy } from './handler';
+import { ANY_EVENT_TYPE, FailurePolicy } from './handler';
 import { PartitionHolds } from './partition-holds';
 import { PendingWrites } from './pending-writes';
 import { ProcessedEventClaims } from './processed-events.repository';
@@ -72,10 +72,15 @@ export class BatchProcessor {
     const { handlers, maxBatchSize, holds } = this.deps;
     // A partition that was handed back starts again at the message that waited: it carries its failure on.
     const waiting = holds.take(batch.topic, batch.partition, batch.messages[0]?.offset);
+    const takesAnyType = handlers.has(ANY_EVENT_TYPE);
     let run: Item[] = [];
     for (const message of batch.messages) {
       if (controls.shouldStop()) break;
-      const parsed = parseAndValidate(message, (type) => handlers.has(type));
+      const parsed = parseAndValidate(
+        message,
+        (type) => this.handlerOf(type) !== undefined,
+        (type) => takesAnyType && !handlers.has(type),
+      );
       if (parsed.kind === 'poison') {
         if (!(await this.applyRun(batch, run, controls))) return;
         run = [];
@@ -255,11 +260,16 @@ export class BatchProcessor {
   }
 
   private item(batch: Batch, message: KafkaMessage, parsed: Exclude<Parsed, { kind: 'poison' }>): Item {
-    const handler = parsed.kind === 'event' ? this.deps.handlers.get(parsed.event.type) : undefined;
+    const handler = parsed.kind === 'event' ? this.handlerOf(parsed.event.type) : undefined;
     if (parsed.kind !== 'event' || !handler) return { message };
     const { topic, partition } = batch;
     const handled = { topic, partition, message, event: parsed.event, replayCount: parsed.replayCount };
     return { message, handled: { ...handled, apply: handler.apply }, policy: handler.policy };
+  }
+
+  /** The handler of the type, else the group's handler of every type (ANY_EVENT_TYPE), if it has one. */
+  private handlerOf(type: string): CompiledHandler | undefined {
+    return this.deps.handlers.get(type) ?? this.deps.handlers.get(ANY_EVENT_TYPE);
   }
 
   private count(item: Item, outcome: DedupeOutcome): void {

@@ -37,6 +37,12 @@ export interface FailurePolicy {
   isPermanent?: (error: unknown) => boolean;
 }
 
+/**
+ * The event type of a handler that takes every event its group's topics carry, e.g. `@EventPattern(ANY_EVENT_TYPE)`:
+ * events of its own types still go to the exact handlers; types without a schema reach it unvalidated.
+ */
+export const ANY_EVENT_TYPE = '*';
+
 export interface HandlerRegistration {
   /** The versioned event type, e.g. `shop.order.placed.v1`. */
   type: string;

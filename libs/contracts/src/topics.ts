@@ -6,7 +6,7 @@ export const TOPICS = {
 } as const;
 
 /** The consumer services shipped with hookrail; each is one Kafka consumer group. */
-export const CONSUMER_GROUPS = ['ledger', 'notifier', 'agent', 'analytics'] as const;
+export const CONSUMER_GROUPS = ['ledger', 'notifier', 'agent', 'analytics', 'webhooks'] as const;
 export type ConsumerGroupName = (typeof CONSUMER_GROUPS)[number];
 
 /** Dead letters of group `g` go to `g.dlt`. */

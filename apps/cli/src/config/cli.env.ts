@@ -1,9 +1,9 @@
-import { BaseEnv } from '@app/config';
 import { DEFAULT_DATABASE_URL } from '@app/db';
+import { OutboundWebhooksEnv } from '@app/webhooks';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
-/** The CLI's configuration: the same variables as the apps it inspects. */
-export class CliEnv extends BaseEnv {
+/** The CLI's configuration: the same variables as the apps it inspects (the SSRF rules from OutboundWebhooksEnv). */
+export class CliEnv extends OutboundWebhooksEnv {
   /** Where `npm start` and `db:migrate` point when it is not set: database `hookrail` on 127.0.0.1. */
   override DATABASE_URL = DEFAULT_DATABASE_URL;
 

@@ -1,4 +1,3 @@
-import { BaseEnv } from '@app/config';
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -13,10 +12,14 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { WebhookDeliveryEnv } from '../webhooks/config/webhook-delivery.env';
 import { isLoopbackUrl } from './loopback-url';
 
-/** The consumer services' configuration; read from the environment once, in main.ts. */
-export class ConsumersEnv extends BaseEnv {
+/**
+ * The consumer services' configuration; read from the environment once, in main.ts. The outbound webhooks'
+ * variables come from WebhookDeliveryEnv (apps/consumers/src/webhooks/config).
+ */
+export class ConsumersEnv extends WebhookDeliveryEnv {
   /** Which consumer groups this process runs, e.g. `ledger,notifier`; all by default. */
   @Transform(({ value }) =>
     typeof value === 'string'

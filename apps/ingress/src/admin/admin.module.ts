@@ -1,3 +1,4 @@
+import { SsrfGuard, SsrfPolicy } from '@app/ssrf-guard';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ADMIN_KAFKA_BROKERS, AdminKafka } from './admin-kafka';
 import { AdminToken, AdminTokenGuard } from './admin-token.guard';
@@ -18,6 +19,8 @@ import { ListConsumerGroupsUseCase } from './usecases/list-consumer-groups.useca
 import { ListDeadLettersUseCase } from './usecases/list-dead-letters.usecase';
 import { ListJobsUseCase } from './usecases/list-jobs.usecase';
 import { ShowDeadLetterUseCase } from './usecases/show-dead-letter.usecase';
+import { WebhookEndpointsAdminController } from './webhook-endpoints/webhook-endpoints.admin.controller';
+import { WebhookEndpointsAdminUseCase } from './webhook-endpoints/webhook-endpoints-admin.usecase';
 
 export interface AdminSettings {
   adminToken: string;
@@ -26,10 +29,13 @@ export interface AdminSettings {
   kafkaNamespace: string;
   /** The console's chart samples: how often (0: not on this instance) and how long they are kept. */
   opsSamples: { intervalMs: number; retentionMinutes: number };
+  /** The SSRF rules a new webhook endpoint's URL is checked against. */
+  outboundWebhooks: SsrfPolicy;
 }
 
 /**
- * /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, scheduled jobs, consumer groups and
+ * /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, outbound webhook
+ * endpoints, scheduled jobs, consumer groups and
  * their owners, event trails, chart samples, and the operator console. Exports the lag probe for the ingress's `/metrics`.
  */
 @Module({})
@@ -44,6 +50,7 @@ export class AdminModule {
         ChartsAdminController,
         BreakersAdminController,
         ConsoleController,
+        WebhookEndpointsAdminController,
       ],
       providers: [
         { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
@@ -63,6 +70,8 @@ export class AdminModule {
         { provide: OPS_SAMPLE_SETTINGS, useValue: settings.opsSamples },
         OpsSamplesService,
         GetChartsUseCase,
+        { provide: SsrfGuard, useValue: new SsrfGuard(settings.outboundWebhooks) },
+        WebhookEndpointsAdminUseCase,
       ],
       exports: [ConsumerLagProbe],
     };

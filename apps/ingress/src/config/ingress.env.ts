@@ -1,9 +1,12 @@
-import { BaseEnv } from '@app/config';
+import { OutboundWebhooksEnv } from '@app/webhooks';
 import { Transform, Type } from 'class-transformer';
 import { IsArray, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
 
-/** The ingress's configuration; read from the environment once, in main.ts. */
-export class IngressEnv extends BaseEnv {
+/**
+ * The ingress's configuration; read from the environment once, in main.ts. The SSRF rules for outbound webhook URLs
+ * (checked when an endpoint is created) come from OutboundWebhooksEnv.
+ */
+export class IngressEnv extends OutboundWebhooksEnv {
   @Type(() => Number)
   @IsInt({ message: 'must be a port number' })
   @Min(0)

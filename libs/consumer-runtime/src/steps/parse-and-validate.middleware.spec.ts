@@ -53,6 +53,17 @@ describe('parse-and-validate step', () => {
     ).toMatchObject({ kind: 'poison', error: { name: 'UnknownSchemaError' } });
   });
 
+  it('passes a type without a schema unvalidated to a group that takes every type, and still checks known types', () => {
+    const every = () => true;
+    const unschemed = orderEvent('o', { type: 'acme.unschemed.v1', data: { anything: ['goes'] } });
+    expect(parseAndValidate(message(toKafkaRecord(unschemed)), every, every)).toMatchObject({
+      kind: 'event',
+      event: { id: unschemed.id, type: 'acme.unschemed.v1', data: { anything: ['goes'] } },
+    });
+    const invalid = orderEvent('o', { data: { currency: 'euro' } });
+    expect(parseAndValidate(message(toKafkaRecord(invalid)), every, every)).toMatchObject({ kind: 'poison' });
+  });
+
   it('reads the replay count header', () => {
     const record = toKafkaRecord(orderEvent('ord-1'));
     const parsed = parseAndValidate(

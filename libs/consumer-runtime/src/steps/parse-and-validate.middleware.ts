@@ -10,9 +10,14 @@ export type Parsed =
 /**
  * The first step for every message: CloudEvents Kafka binding → envelope, then the data against the contract of its
  * type. A failure is poison (dead-lettered at once). Types this group has no handler for are ignored: a topic
- * carries every event of its domain, and each group picks the ones it needs.
+ * carries every event of its domain, and each group picks the ones it needs. A type without a schema is poison,
+ * unless `passesUnvalidated` says the group takes it as it is (a handler of every type, ANY_EVENT_TYPE).
  */
-export function parseAndValidate(message: KafkaMessage, handles: (type: string) => boolean): Parsed {
+export function parseAndValidate(
+  message: KafkaMessage,
+  handles: (type: string) => boolean,
+  passesUnvalidated: (type: string) => boolean = () => false,
+): Parsed {
   let event: CloudEvent;
   try {
     event = fromKafkaRecord(message);
@@ -20,6 +25,8 @@ export function parseAndValidate(message: KafkaMessage, handles: (type: string) 
     return { kind: 'poison', error: error as Error, eventId: message.headers?.ce_id?.toString() };
   }
   if (!handles(event.type)) return { kind: 'ignored', type: event.type };
+  if (!isKnownEventType(event.type) && passesUnvalidated(event.type))
+    return { kind: 'event', event, replayCount: replayCountOf(message) };
   if (!isKnownEventType(event.type)) {
     return {
       kind: 'poison',

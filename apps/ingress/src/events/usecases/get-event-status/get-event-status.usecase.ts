@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { malformed, notFound } from '../../../http/problem';
 import { AgentTaskStatusRepository } from '../../agent-task-status.repository';
 import { InboundEventRepository } from '../../inbound-event.repository';
+import { WebhookDeliveryStatusRepository } from '../../webhook-delivery-status.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,6 +32,17 @@ export interface EventStatus {
     nextAttemptAt: string | null;
     updatedAt: string;
   };
+  /** Its outbound webhook deliveries, one per endpoint, when it has any. */
+  webhookDeliveries?: Array<{
+    endpointId: string;
+    url: string;
+    status: string;
+    attempts: number;
+    lastStatus: number | null;
+    lastError: string | null;
+    deliveredAt: string | null;
+    updatedAt: string;
+  }>;
 }
 
 /** GET /events/:id */
@@ -40,6 +52,7 @@ export class GetEventStatusUseCase {
     private readonly database: Database,
     private readonly inboundEvents: InboundEventRepository,
     private readonly agentTasks: AgentTaskStatusRepository,
+    private readonly webhookDeliveries: WebhookDeliveryStatusRepository,
   ) {}
 
   async execute(id: string): Promise<EventStatus> {
@@ -53,6 +66,7 @@ export class GetEventStatusUseCase {
     const parked = !published && publication?.parkedAt != null;
     const groups = await findGroupStatuses(manager, id);
     const task = await this.agentTasks.findByEventId(manager, id);
+    const deliveries = await this.webhookDeliveries.findByEvent(manager, id);
     return {
       id: event.id,
       source: event.source,
@@ -71,6 +85,13 @@ export class GetEventStatusUseCase {
           nextAttemptAt: task.nextAttemptAt?.toISOString() ?? null,
           updatedAt: task.updatedAt.toISOString(),
         },
+      }),
+      ...(deliveries.length > 0 && {
+        webhookDeliveries: deliveries.map((delivery) => ({
+          ...delivery,
+          deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+          updatedAt: delivery.updatedAt.toISOString(),
+        })),
       }),
     };
   }

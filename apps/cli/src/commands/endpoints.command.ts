@@ -1,0 +1,161 @@
+import { SsrfGuard, UrlRefusedError } from '@app/ssrf-guard';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  disableWebhookEndpoint,
+  enableWebhookEndpoint,
+  listWebhookEndpoints,
+  showWebhookEndpoint,
+  rotateWebhookSecret,
+  ssrfPolicyOf,
+  WebhookAdminContext,
+  WebhookEndpointView,
+  WebhookInputError,
+} from '@app/webhooks';
+import os from 'node:os';
+import { CliContext, UsageError } from '../cli-context';
+import { formatFields, formatTable } from '../output/table';
+
+export interface EndpointsOptions {
+  json: boolean;
+  as?: string;
+  eventTypes: string[];
+  description?: string;
+  ordered: boolean;
+  rate?: string;
+  maxInFlight?: string;
+  reason?: string;
+  overlap?: string;
+}
+
+/** The management context of the CLI: its database and the SSRF rules of its environment. */
+export async function webhookAdmin(ctx: CliContext): Promise<WebhookAdminContext> {
+  return { dataSource: await ctx.database(), guard: new SsrfGuard(ssrfPolicyOf(ctx.env)) };
+}
+
+export function actorOf(ctx: CliContext, as?: string): string {
+  return `cli:${as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
+}
+
+/** Input and URL refusals are usage errors (exit 2), with the reason. */
+export async function asUsage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UrlRefusedError) throw new UsageError(`the URL is refused: ${error.reason}`);
+    if (error instanceof WebhookInputError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** `hookrail endpoints add|list|show|disable|enable|rotate-secret|delete`. */
+export async function endpointsCommand(
+  ctx: CliContext,
+  action: string | undefined,
+  args: string[],
+  options: EndpointsOptions,
+): Promise<void> {
+  const admin = await webhookAdmin(ctx);
+  const actor = actorOf(ctx, options.as);
+  const one = (name: string) => {
+    if (args.length !== 1)
+      throw new UsageError(`endpoints ${name} takes one ${name === 'add' ? 'URL' : 'endpoint id'}`);
+    return args[0];
+  };
+  switch (action) {
+    case 'add': {
+      const { endpoint, secret } = await asUsage(() =>
+        createWebhookEndpoint(
+          admin,
+          {
+            url: one('add'),
+            eventTypes: options.eventTypes,
+            ...(options.description !== undefined && { description: options.description }),
+            ...(options.ordered && { ordered: true }),
+            ...(options.rate !== undefined && { rateLimitPerSecond: integer(options.rate, 'rate') }),
+            ...(options.maxInFlight !== undefined && { maxInFlight: integer(options.maxInFlight, 'max-in-flight') }),
+          },
+          actor,
+        ),
+      );
+      return showWithSecret(ctx, endpoint, secret, options.json);
+    }
+    case 'list': {
+      const endpoints = await listWebhookEndpoints(admin);
+      if (options.json) return ctx.out(JSON.stringify(endpoints, null, 2));
+      return ctx.out(
+        formatTable(
+          endpoints.map((endpoint) => ({
+            ...endpoint,
+            eventTypes: endpoint.eventTypes.join(','),
+            pending: endpoint.queue.pending,
+            secrets: endpoint.secrets.length,
+          })),
+          ['id', 'url', 'eventTypes', 'state', 'ordered', 'pending', 'secrets', 'disabledReason'],
+        ),
+      );
+    }
+    case 'show':
+      return show(ctx, await asUsage(() => showWebhookEndpoint(admin, one('show'))), options.json);
+    case 'disable':
+      return show(
+        ctx,
+        await asUsage(() =>
+          disableWebhookEndpoint(admin, one('disable'), options.reason ? { reason: options.reason } : {}, actor),
+        ),
+        options.json,
+      );
+    case 'enable':
+      return show(ctx, await asUsage(() => enableWebhookEndpoint(admin, one('enable'), actor)), options.json);
+    case 'rotate-secret': {
+      const overlapSeconds = options.overlap === undefined ? undefined : seconds(options.overlap);
+      const { endpoint, secret } = await asUsage(() =>
+        rotateWebhookSecret(admin, one('rotate-secret'), overlapSeconds === undefined ? {} : { overlapSeconds }, actor),
+      );
+      return showWithSecret(ctx, endpoint, secret, options.json);
+    }
+    case 'delete':
+      return ctx.out(JSON.stringify(await asUsage(() => deleteWebhookEndpoint(admin, one('delete'), actor))));
+    default:
+      throw new UsageError(
+        action
+          ? `unknown endpoints command "${action}"`
+          : 'endpoints needs a command: add, list, show, disable, enable, rotate-secret or delete',
+      );
+  }
+}
+
+function show(ctx: CliContext, endpoint: WebhookEndpointView, json: boolean): void {
+  if (json) return ctx.out(JSON.stringify(endpoint, null, 2));
+  const { secrets, queue, eventTypes, ...fields } = endpoint;
+  ctx.out(
+    formatFields({
+      ...fields,
+      eventTypes: eventTypes.join(', '),
+      pending: queue.pending,
+      sending: queue.sending,
+      secrets: secrets
+        .map((secret) => `${secret.id}${secret.expiresAt ? ` (expires ${secret.expiresAt.toISOString()})` : ''}`)
+        .join(', '),
+    }),
+  );
+}
+
+function showWithSecret(ctx: CliContext, endpoint: WebhookEndpointView, secret: string, json: boolean): void {
+  if (json) return ctx.out(JSON.stringify({ ...endpoint, secret }, null, 2));
+  show(ctx, endpoint, false);
+  ctx.out(`\nsigning secret (shown this once; give it to the receiver): ${secret}`);
+}
+
+function integer(value: string, name: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed)) throw new UsageError(`--${name} must be an integer`);
+  return parsed;
+}
+
+/** `3600`, `90s`, `30m`, `24h`, `2d` → seconds. */
+function seconds(value: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(value);
+  if (!match) throw new UsageError(`--overlap "${value}" is neither seconds nor a duration like 30m, 24h or 2d`);
+  return Number(match[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+}

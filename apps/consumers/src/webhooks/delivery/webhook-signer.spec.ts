@@ -1,0 +1,44 @@
+import { Webhook } from 'standardwebhooks';
+import { WebhookSigner } from './webhook-signer';
+
+describe('WebhookSigner', () => {
+  const oldSecret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+  const newSecret = `whsec_${Buffer.alloc(32, 2).toString('base64')}`;
+  const event = {
+    id: 'evt-1',
+    type: 'shop.order.placed.v1',
+    source: '/webhooks/shop',
+    time: new Date(),
+    subject: 'ord_1',
+  };
+  const payload = '{"orderId":"ord_1"}';
+
+  it('signs with every active secret, so a receiver holding either one verifies', () => {
+    const headers = new WebhookSigner().headers(event, payload, [newSecret, oldSecret], new Date());
+    expect(headers['webhook-id']).toBe('evt-1');
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(new Webhook(oldSecret).verify(payload, headers)).toEqual({ orderId: 'ord_1' });
+    expect(new Webhook(newSecret).verify(payload, headers)).toEqual({ orderId: 'ord_1' });
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 3).toString('base64')}`).verify(payload, headers)).toThrow(
+      'No matching signature found',
+    );
+    expect(() => new Webhook(oldSecret).verify(`${payload} `, headers)).toThrow('No matching signature found');
+  });
+
+  it('sends the CloudEvents attributes as ce-* headers, percent-encoding what is not printable ASCII', () => {
+    const headers = new WebhookSigner().headers(
+      { ...event, source: '/sources/café "x" 100%' },
+      payload,
+      [oldSecret],
+      event.time,
+    );
+    expect(headers).toMatchObject({
+      'ce-specversion': '1.0',
+      'ce-id': 'evt-1',
+      'ce-type': 'shop.order.placed.v1',
+      'ce-source': '/sources/caf%C3%A9 %22x%22 100%25',
+      'ce-subject': 'ord_1',
+      'ce-time': event.time.toISOString(),
+    });
+  });
+});

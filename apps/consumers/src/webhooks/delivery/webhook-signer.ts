@@ -1,0 +1,58 @@
+import { Webhook } from 'standardwebhooks';
+
+/** The CloudEvents attributes of a delivery, sent as `ce-*` headers (HTTP binding, binary mode). */
+export interface SignedEvent {
+  id: string;
+  type: string;
+  source: string;
+  time: Date;
+  subject: string | null;
+}
+
+const MAX_CACHED_SECRETS = 1_000;
+
+/**
+ * The headers of one attempt: Standard Webhooks (`webhook-id` = the event id, the same for every attempt and replay;
+ * `webhook-timestamp` = now; `webhook-signature` with one `v1,` signature per active secret, separated by spaces, as
+ * the spec allows during a rotation) and the CloudEvents HTTP binding's `ce-*` attributes, so that the body stays the
+ * event's data and either kind of receiver can read it. Signing goes through the `standardwebhooks` library.
+ */
+export class WebhookSigner {
+  private readonly keys = new Map<string, Webhook>();
+
+  headers(event: SignedEvent, payload: string, secrets: readonly string[], now: Date): Record<string, string> {
+    const signatures = secrets.map((secret) => this.key(secret).sign(event.id, now, payload));
+    return {
+      'content-type': 'application/json',
+      'user-agent': 'hookrail-webhooks/1',
+      'webhook-id': event.id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signatures.join(' '),
+      'ce-specversion': '1.0',
+      'ce-id': headerValue(event.id),
+      'ce-type': headerValue(event.type),
+      'ce-source': headerValue(event.source),
+      'ce-time': event.time.toISOString(),
+      ...(event.subject ? { 'ce-subject': headerValue(event.subject) } : {}),
+    };
+  }
+
+  private key(secret: string): Webhook {
+    let key = this.keys.get(secret);
+    if (!key) {
+      if (this.keys.size >= MAX_CACHED_SECRETS) this.keys.clear();
+      key = new Webhook(secret);
+      this.keys.set(secret, key);
+    }
+    return key;
+  }
+}
+
+/** The CloudEvents HTTP binding's header encoding: printable ASCII as is, anything else (and `%`, `"`) percent-encoded. */
+function headerValue(value: string): string {
+  return value.replace(/[^\x21-\x7e]|[%"]/g, (char) =>
+    char === ' '
+      ? ' '
+      : [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
+}

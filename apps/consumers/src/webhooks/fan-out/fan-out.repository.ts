@@ -1,0 +1,83 @@
+import { preparedQuery } from '@app/db';
+import { eventTypeMatchSql } from '@app/webhooks';
+import { EntityManager } from 'typeorm';
+
+/** One event as the fan-out writes it: one delivery row for each enabled endpoint whose filters match its type. */
+export interface FanOutRow {
+  eventId: string;
+  eventType: string;
+  eventSource: string;
+  eventTime: string;
+  subject: string | null;
+  orderingKey: string;
+  payload: string;
+  sourceTopic: string;
+  sourcePartition: number;
+  sourceOffset: string;
+}
+
+// Rows are numbered in the order the events were consumed, so that ids (the order an ordered endpoint keeps per
+// key) follow the partition's order; a delivery that exists already (a redelivered event) is left alone.
+const FAN_OUT = `
+WITH inserted AS (
+  INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, subject, ordering_key,
+                                  ordered, payload, source_topic, source_partition, source_offset, next_attempt_at)
+  SELECT e.id, u.event_id, u.event_type, u.event_source, u.event_time, u.subject, u.ordering_key, e.ordered, u.payload,
+         u.source_topic, u.source_partition, u.source_offset, now() + $11 * interval '1 millisecond'
+    FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::varchar[],
+                $7::text[], $8::varchar[], $9::int[], $10::varchar[]) WITH ORDINALITY
+         AS u(event_id, event_type, event_source, event_time, subject, ordering_key, payload, source_topic,
+              source_partition, source_offset, ord)
+    JOIN webhook_endpoints e ON e.state = 'enabled' AND ${eventTypeMatchSql('e.event_types', 'u.event_type')}
+   ORDER BY u.ord, e.id
+  ON CONFLICT (event_id, endpoint_id) DO NOTHING
+  RETURNING 1
+)
+SELECT count(*)::int AS count FROM inserted`;
+
+/** In the consumer's transaction (with its dedupe rows): the deliveries of a batch of events; returns how many. */
+export async function insertDeliveries(
+  manager: EntityManager,
+  rows: FanOutRow[],
+  firstDelayMs: number,
+): Promise<number> {
+  const column = <K extends keyof FanOutRow>(key: K) => rows.map((row) => row[key]);
+  const [{ count }] = await preparedQuery<{ count: number }>(manager, FAN_OUT, [
+    column('eventId'),
+    column('eventType'),
+    column('eventSource'),
+    column('eventTime'),
+    column('subject'),
+    column('orderingKey'),
+    column('payload'),
+    column('sourceTopic'),
+    column('sourcePartition'),
+    column('sourceOffset'),
+    firstDelayMs,
+  ]);
+  return count;
+}
+
+/**
+ * A replayed dead letter of this group (`webhooks.replay`): the event's failed deliveries go again with a fresh
+ * schedule. Returns how many; -1 when the event has no deliveries at all (its fan-out itself had failed).
+ */
+export async function requeueFailedDeliveries(
+  manager: EntityManager,
+  eventId: string,
+  replayCount: number,
+): Promise<number> {
+  const [row]: Array<{ total: number; requeued: number }> = await manager.query(
+    `WITH requeued AS (
+       UPDATE webhook_deliveries
+          SET state = 'pending', attempts = 0, next_attempt_at = now(), lease_until = NULL, failed_at = NULL,
+              dead_lettered_at = NULL, replay_count = GREATEST(replay_count + 1, $2), updated_at = now()
+        WHERE event_id = $1 AND state = 'failed'
+       RETURNING 1
+     )
+     SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE event_id = $1) AS total,
+            (SELECT count(*)::int FROM requeued) AS requeued`,
+    [eventId, replayCount],
+  );
+  return row.total === 0 ? -1 : row.requeued;
+}

@@ -1,0 +1,147 @@
+import { Closable } from '@app/config';
+import { HOOKRAIL_HEADERS, toKafkaRecord } from '@app/contracts';
+import { orderEvent, produce, TopicReader, waitFor } from '@app/testing';
+import { disableWebhookEndpoint, replayFailedDeliveries } from '@app/webhooks';
+import { ConsumersTestBed } from '../testing/consumers-fixtures';
+import { WebhookReceiver } from './testing/webhook-receiver';
+import { addEndpoint, adminContext, deliveryIn, webhooksEnv } from './testing/webhooks-fixtures';
+
+describe('outbound webhooks: failed deliveries, replay since a time, dead letters', () => {
+  let bed: ConsumersTestBed;
+  let consumers: Closable | undefined;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    bed = await ConsumersTestBed.start('webhooks-replay', 'webhooks');
+    receiver = await WebhookReceiver.start();
+    receiver.respond((request) => (request.path.startsWith('/down') ? { status: 503 } : { status: 200 }));
+    consumers = await bed.startConsumers(webhooksEnv());
+  });
+
+  afterAll(async () => {
+    await consumers?.close();
+    await receiver?.close();
+    await bed?.stop();
+  });
+
+  it('replays exactly the failed deliveries of the window; a dry run sends nothing', async () => {
+    const endpoint = await addEndpoint(bed.dataSource, receiver.url('/down/window'));
+    const failAll = async (events: ReturnType<typeof orderEvent>[]) => {
+      await produce(bed.kafka, bed.topic, events);
+      for (const event of events) await deliveryIn(bed.dataSource, event.id, endpoint.id, 'failed');
+    };
+    const lastNight = [orderEvent('ord-w-1'), orderEvent('ord-w-2'), orderEvent('ord-w-3')];
+    await failAll(lastNight);
+    const [{ now: since }] = await bed.dataSource.query(`SELECT now() AS now`);
+    const tonight = [orderEvent('ord-w-4'), orderEvent('ord-w-5'), orderEvent('ord-w-6')];
+    await failAll(tonight);
+    const requestsBefore = receiver.requests.length;
+    const rowsBefore = await bed.dataSource.query(
+      `SELECT id, state, attempts, replay_count, updated_at FROM webhook_deliveries ORDER BY id`,
+    );
+
+    const dryRun = await replayFailedDeliveries(
+      adminContext(bed.dataSource),
+      endpoint.id,
+      { since: since.toISOString(), dryRun: true },
+      'test',
+    );
+    expect(dryRun).toMatchObject({ dryRun: true, matched: 3, replayed: [] });
+    expect(dryRun.candidates!.map((delivery) => delivery.eventId)).toEqual(tonight.map((event) => event.id));
+    expect(
+      await bed.dataSource.query(
+        `SELECT id, state, attempts, replay_count, updated_at FROM webhook_deliveries ORDER BY id`,
+      ),
+    ).toEqual(rowsBefore);
+    expect(await bed.dataSource.query(`SELECT count(*)::int AS n FROM operator_audit WHERE action = 'replay'`)).toEqual(
+      [{ n: 0 }],
+    );
+
+    receiver.respond(() => ({ status: 200 }));
+    const replay = await replayFailedDeliveries(
+      adminContext(bed.dataSource),
+      endpoint.id,
+      { since: since.toISOString() },
+      'test',
+    );
+    expect(replay).toMatchObject({ dryRun: false, matched: 3 });
+    expect(replay.replayed).toHaveLength(3);
+    for (const event of tonight) await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered');
+    for (const event of lastNight) await deliveryIn(bed.dataSource, event.id, endpoint.id, 'failed');
+    expect(receiver.requests.length - requestsBefore).toBe(3);
+    expect(tonight.map((event) => receiver.requestsFor(event.id, '/down/window').length)).toEqual([5, 5, 5]);
+    expect(lastNight.map((event) => receiver.requestsFor(event.id, '/down/window').length)).toEqual([4, 4, 4]);
+    const [audit] = await bed.dataSource.query(
+      `SELECT actor, action, subject_id, count, affected_ids FROM operator_audit WHERE action = 'replay'`,
+    );
+    expect(audit).toEqual({
+      actor: 'test',
+      action: 'replay',
+      subject_id: endpoint.id,
+      count: 3,
+      affected_ids: replay.replayed,
+    });
+    receiver.respond((request) => (request.path.startsWith('/down') ? { status: 503 } : { status: 200 }));
+    await disableWebhookEndpoint(adminContext(bed.dataSource), endpoint.id, {}, 'test');
+  });
+
+  it('puts a delivery that failed for good beside the dead letters, and a replay of that dead letter sends it again', async () => {
+    const reader = await TopicReader.start(`${bed.namespace}webhooks.dlt`);
+    try {
+      const endpoint = await addEndpoint(bed.dataSource, receiver.url('/down/dlq'), {
+        eventTypes: ['shop.order.placed.v1'],
+      });
+      const event = orderEvent('ord-dlq');
+      await produce(bed.kafka, bed.topic, [event]);
+      await deliveryIn(bed.dataSource, event.id, endpoint.id, 'failed');
+      const deadLetter = await waitFor(
+        () => reader.messages.find((message) => message.headers[HOOKRAIL_HEADERS.dltEventId] === event.id),
+        { what: 'the dead letter on webhooks.dlt' },
+      );
+      expect(deadLetter.headers).toMatchObject({
+        [HOOKRAIL_HEADERS.dltGroup]: 'webhooks',
+        [HOOKRAIL_HEADERS.dltErrorClass]: 'WebhookDeliveryFailedError',
+        [HOOKRAIL_HEADERS.dltTopic]: bed.topic,
+        [HOOKRAIL_HEADERS.dltAttempts]: '4',
+        ce_id: event.id,
+      });
+      expect(deadLetter.headers[HOOKRAIL_HEADERS.dltErrorMessage]).toContain(
+        `webhook delivery failed to ${receiver.url('/down/dlq')} after 4 attempts: HTTP 503`,
+      );
+      expect(JSON.parse(deadLetter.value!)).toEqual(event.data);
+      const status = await bed.dataSource.query(
+        `SELECT status FROM consumer_event_status WHERE "group" = 'webhooks' AND event_id = $1`,
+        [event.id],
+      );
+      expect(status).toEqual([{ status: 'dead' }]);
+      expect(
+        await bed.dataSource.query(`SELECT 1 FROM processed_events WHERE "group" = 'webhooks' AND event_id = $1`, [
+          event.id,
+        ]),
+      ).toEqual([]);
+
+      receiver.respond(() => ({ status: 200 }));
+      // What `hookrail dlq replay` sends: the original record, to the group's own replay topic, with its replay count.
+      const record = toKafkaRecord(event);
+      await produce(bed.kafka, `${bed.namespace}webhooks.replay`, [
+        { ...record, headers: { ...record.headers, [HOOKRAIL_HEADERS.replayCount]: '1' } },
+      ]);
+      expect(await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered')).toMatchObject({ replay_count: 1 });
+      expect(receiver.requestsFor(event.id, '/down/dlq')).toHaveLength(5);
+      await waitFor(
+        async () =>
+          (
+            await bed.dataSource.query(`SELECT 1 FROM processed_events WHERE "group" = 'webhooks' AND event_id = $1`, [
+              event.id,
+            ])
+          ).length === 1,
+        { what: 'the replay applied by the group' },
+      );
+      expect(
+        await bed.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1`, [event.id]),
+      ).toEqual([{ n: 1 }]);
+    } finally {
+      await reader.stop();
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { FastifyRequest } from 'fastify';
+import { actorOf, jsonBody } from '../admin-request';
+import { AdminTokenGuard } from '../admin-token.guard';
+import { optionalPositiveInt } from '../usecases/dead-letter-selection';
+import { WebhookEndpointsAdminUseCase } from './webhook-endpoints-admin.usecase';
+
+/**
+ * Outbound webhook endpoints for operators: create (the signing secret is shown in that answer only), list, show,
+ * disable, enable, rotate the secret, delete; the delivery log with its attempts; replay one delivery or every
+ * failed one since a time (`dryRun` first). Bearer ADMIN_TOKEN on every route; every change is audited with
+ * `X-Hookrail-Operator`.
+ */
+@Controller('admin/webhook-endpoints')
+@UseGuards(AdminTokenGuard)
+export class WebhookEndpointsAdminController {
+  constructor(private readonly endpoints: WebhookEndpointsAdminUseCase) {}
+
+  /** Body: `{url, eventTypes, description?, ordered?, rateLimitPerSecond?, maxInFlight?}`. */
+  @Post()
+  @HttpCode(201)
+  create(@Req() request: FastifyRequest) {
+    return this.endpoints.create(jsonBody(request), actorOf(request));
+  }
+
+  @Get()
+  list() {
+    return this.endpoints.list();
+  }
+
+  @Get(':id')
+  show(@Param('id') id: string) {
+    return this.endpoints.show(id);
+  }
+
+  /** Body: `{reason?}`. */
+  @Post(':id/disable')
+  @HttpCode(200)
+  disable(@Param('id') id: string, @Req() request: FastifyRequest) {
+    return this.endpoints.disable(id, jsonBody(request), actorOf(request));
+  }
+
+  @Post(':id/enable')
+  @HttpCode(200)
+  enable(@Param('id') id: string, @Req() request: FastifyRequest) {
+    return this.endpoints.enable(id, actorOf(request));
+  }
+
+  /** Body: `{overlapSeconds?}` (default 86400): how long the current secrets keep signing beside the new one. */
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  rotateSecret(@Param('id') id: string, @Req() request: FastifyRequest) {
+    return this.endpoints.rotateSecret(id, jsonBody(request), actorOf(request));
+  }
+
+  @Delete(':id')
+  delete(@Param('id') id: string, @Req() request: FastifyRequest) {
+    return this.endpoints.delete(id, actorOf(request));
+  }
+
+  /** Query: `status`, `eventType`, `since`, `until` (ISO time or 30m, 6h, 2d), `limit`. Newest first. */
+  @Get(':id/deliveries')
+  deliveries(@Param('id') id: string, @Query() query: Record<string, unknown>) {
+    return this.endpoints.deliveries(id, query);
+  }
+
+  @Get(':id/deliveries/:deliveryId')
+  delivery(@Param('id') id: string, @Param('deliveryId') deliveryId: string) {
+    return this.endpoints.delivery(id, deliveryId);
+  }
+
+  @Post(':id/deliveries/:deliveryId/replay')
+  @HttpCode(200)
+  replayOne(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @Req() request: FastifyRequest) {
+    return this.endpoints.replayOne(id, deliveryId, actorOf(request));
+  }
+
+  /** Body: `{since, until?, dryRun?, limit?}`: every failed delivery created in the window, oldest first. */
+  @Post(':id/replay')
+  @HttpCode(200)
+  replayFailed(@Param('id') id: string, @Req() request: FastifyRequest) {
+    return this.endpoints.replayFailed(id, jsonBody(request), actorOf(request));
+  }
+
+  @Get(':id/audit')
+  audit(@Param('id') id: string, @Query() query: Record<string, unknown>) {
+    return this.endpoints.audit(id, optionalPositiveInt(query, 'limit', 1000) ?? 50);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './operator-audit.entity';
+export * from './operator-audit.repository';

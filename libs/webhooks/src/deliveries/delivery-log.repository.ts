@@ -1,0 +1,167 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { updatedRows } from '../endpoints/webhook-endpoints.repository';
+import { DeliveryState } from '../entities/webhook-delivery.entity';
+
+type Db = DataSource | EntityManager;
+
+export interface DeliverySummary {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  subject: string | null;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  failedAt: Date | null;
+  replayCount: number;
+  createdAt: Date;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  startedAt: Date;
+  latencyMs: number;
+  status: number | null;
+  responseBody: string | null;
+  error: string | null;
+  worker: string;
+}
+
+export interface DeliveryDetail extends DeliverySummary {
+  eventSource: string;
+  eventTime: Date;
+  /** The body every attempt sent. */
+  payload: string;
+  attemptLog: DeliveryAttempt[];
+}
+
+export interface DeliveryFilter {
+  status?: DeliveryState;
+  eventType?: string;
+  /** created_at >= since */
+  since?: Date;
+  /** created_at < until */
+  until?: Date;
+}
+
+const SUMMARY = `id, endpoint_id, event_id, event_type, subject, state, attempts, next_attempt_at, last_attempt_at,
+  last_status, last_error, delivered_at, failed_at, replay_count, created_at`;
+
+/** The delivery log of an endpoint (webhook_deliveries, webhook_delivery_attempts) and the replay statements. */
+export class DeliveryLogRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Newest first. */
+  async list(endpointId: string, filter: DeliveryFilter, limit: number): Promise<DeliverySummary[]> {
+    const { where, params } = filterSql(endpointId, filter);
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT ${SUMMARY} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1}`,
+      [...params, limit],
+    );
+    return rows.map(toSummary);
+  }
+
+  async find(endpointId: string, deliveryId: string): Promise<DeliveryDetail | undefined> {
+    const [row]: Array<Record<string, any>> = await this.db.query(
+      `SELECT ${SUMMARY}, event_source, event_time, payload FROM webhook_deliveries WHERE endpoint_id = $1 AND id = $2`,
+      [endpointId, deliveryId],
+    );
+    if (!row) return undefined;
+    const attempts: Array<Record<string, any>> = await this.db.query(
+      `SELECT attempt, started_at, latency_ms, status, response_body, error, worker
+         FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY id`,
+      [deliveryId],
+    );
+    return {
+      ...toSummary(row),
+      eventSource: row.event_source,
+      eventTime: new Date(row.event_time),
+      payload: row.payload,
+      attemptLog: attempts.map((attempt) => ({
+        attempt: attempt.attempt,
+        startedAt: new Date(attempt.started_at),
+        latencyMs: attempt.latency_ms,
+        status: attempt.status,
+        responseBody: attempt.response_body,
+        error: attempt.error,
+        worker: attempt.worker,
+      })),
+    };
+  }
+
+  /** The failed deliveries of the endpoint created in [since, until), oldest first: what a replay would send. */
+  async failedBetween(
+    endpointId: string,
+    since: Date,
+    until: Date | undefined,
+    limit: number,
+  ): Promise<DeliverySummary[]> {
+    const { where, params } = filterSql(endpointId, { status: 'failed', since, until });
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT ${SUMMARY} FROM webhook_deliveries WHERE ${where} ORDER BY created_at, id LIMIT $${params.length + 1}`,
+      [...params, limit],
+    );
+    return rows.map(toSummary);
+  }
+
+  /**
+   * Sends the deliveries again: `pending`, due now, a fresh attempt schedule, one more replay; only rows of the
+   * endpoint in one of `from` states (so two operators cannot queue one twice). Returns the ids it queued.
+   */
+  async requeue(endpointId: string, ids: string[], from: DeliveryState[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const result: unknown = await this.db.query(
+      `UPDATE webhook_deliveries
+          SET state = 'pending', attempts = 0, next_attempt_at = now(), lease_until = NULL, failed_at = NULL,
+              delivered_at = NULL, dead_lettered_at = NULL, replay_count = replay_count + 1, updated_at = now()
+        WHERE endpoint_id = $1 AND id = ANY($2::bigint[]) AND state = ANY($3::varchar[])
+       RETURNING id`,
+      [endpointId, ids, from],
+    );
+    return updatedRows(result)
+      .map((row) => String(row.id))
+      .sort((a, b) => Number(a) - Number(b));
+  }
+}
+
+function filterSql(endpointId: string, filter: DeliveryFilter): { where: string; params: unknown[] } {
+  const conditions = ['endpoint_id = $1'];
+  const params: unknown[] = [endpointId];
+  const add = (condition: (param: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(condition(`$${params.length}`));
+  };
+  if (filter.status) add((p) => `state = ${p}`, filter.status);
+  if (filter.eventType) add((p) => `event_type = ${p}`, filter.eventType);
+  if (filter.since) add((p) => `created_at >= ${p}`, filter.since);
+  if (filter.until) add((p) => `created_at < ${p}`, filter.until);
+  return { where: conditions.join(' AND '), params };
+}
+
+function toSummary(row: Record<string, any>): DeliverySummary {
+  const date = (value: unknown) => (value ? new Date(value as string) : null);
+  const next = date(row.next_attempt_at);
+  return {
+    id: String(row.id),
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    subject: row.subject,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt:
+      next && Number.isFinite(next.getTime()) && (row.state === 'pending' || row.state === 'sending') ? next : null,
+    lastAttemptAt: date(row.last_attempt_at),
+    lastStatus: row.last_status,
+    lastError: row.last_error,
+    deliveredAt: date(row.delivered_at),
+    failedAt: date(row.failed_at),
+    replayCount: row.replay_count,
+    createdAt: new Date(row.created_at),
+  };
+}

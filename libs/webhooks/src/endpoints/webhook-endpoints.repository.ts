@@ -1,0 +1,208 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { EndpointState } from '../entities/webhook-endpoint.entity';
+import { SecretSummary } from '../webhook-secret';
+
+type Db = DataSource | EntityManager;
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  eventTypes: string[];
+  state: EndpointState;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  ordered: boolean;
+  rateLimitPerSecond: number | null;
+  maxInFlight: number | null;
+  /** Since when every attempt failed (the auto-disable clock); null after any success. */
+  failingSince: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** An endpoint as the API and the CLI show it: its secrets' ids and ages, never their values; its queue. */
+export interface WebhookEndpointView extends WebhookEndpoint {
+  secrets: SecretSummary[];
+  /** Deliveries waiting (`pending`, including those waiting for the endpoint to be enabled) and in flight. */
+  queue: { pending: number; sending: number };
+}
+
+export type NewWebhookEndpoint = Pick<
+  WebhookEndpoint,
+  'id' | 'url' | 'description' | 'eventTypes' | 'ordered' | 'rateLimitPerSecond' | 'maxInFlight'
+>;
+
+const COLUMNS = `id, url, description, event_types, state, disabled_reason, disabled_at, ordered, rate_limit_per_second,
+  max_in_flight, failing_since, created_at, updated_at`;
+
+/** The webhook_endpoints and webhook_endpoint_secrets statements of the management side (API, CLI). */
+export class WebhookEndpointsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(endpoint: NewWebhookEndpoint): Promise<void> {
+    await this.db.query(
+      `INSERT INTO webhook_endpoints (id, url, description, event_types, ordered, rate_limit_per_second, max_in_flight)
+       VALUES ($1, $2, $3, $4::varchar[], $5, $6, $7)`,
+      [
+        endpoint.id,
+        endpoint.url,
+        endpoint.description,
+        endpoint.eventTypes,
+        endpoint.ordered,
+        endpoint.rateLimitPerSecond,
+        endpoint.maxInFlight,
+      ],
+    );
+  }
+
+  async addSecret(endpointId: string, secretId: string, secret: string): Promise<void> {
+    await this.db.query(`INSERT INTO webhook_endpoint_secrets (id, endpoint_id, secret) VALUES ($1, $2, $3)`, [
+      secretId,
+      endpointId,
+      secret,
+    ]);
+  }
+
+  /** Newest first. */
+  async list(): Promise<WebhookEndpointView[]> {
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT ${COLUMNS} FROM webhook_endpoints ORDER BY created_at DESC, id`,
+    );
+    return this.views(rows);
+  }
+
+  async find(id: string): Promise<WebhookEndpointView | undefined> {
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1`,
+      [id],
+    );
+    return (await this.views(rows))[0];
+  }
+
+  /** In a transaction: the endpoint's row, locked against concurrent changes until the commit. */
+  async lock(id: string): Promise<WebhookEndpoint | undefined> {
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
+  /** enabled → disabled with the reason; false when it was not enabled. Its deliveries wait (claims skip it). */
+  async disable(id: string, reason: string): Promise<boolean> {
+    return (await disableEndpoints(this.db, [id], reason)).length > 0;
+  }
+
+  /**
+   * disabled → enabled, its failure clock reset; the deliveries that waited are due at once. False when it was not
+   * disabled.
+   */
+  async enable(id: string): Promise<boolean> {
+    const enabled: unknown[] = await this.db.query(
+      `UPDATE webhook_endpoints
+          SET state = 'enabled', disabled_reason = NULL, disabled_at = NULL, failing_since = NULL, updated_at = now()
+        WHERE id = $1 AND state = 'disabled'
+       RETURNING id`,
+      [id],
+    );
+    if (updatedRows(enabled).length === 0) return false;
+    await this.db.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
+        WHERE endpoint_id = $1 AND state = 'pending' AND next_attempt_at > now()`,
+      [id],
+    );
+    return true;
+  }
+
+  /** A rotation: the current secrets expire after the overlap; those already expired are removed. */
+  async expireSecrets(endpointId: string, overlapSeconds: number): Promise<void> {
+    await this.db.query(`DELETE FROM webhook_endpoint_secrets WHERE endpoint_id = $1 AND expires_at <= now()`, [
+      endpointId,
+    ]);
+    await this.db.query(
+      `UPDATE webhook_endpoint_secrets SET expires_at = now() + $2 * interval '1 second'
+        WHERE endpoint_id = $1 AND (expires_at IS NULL OR expires_at > now() + $2 * interval '1 second')`,
+      [endpointId, overlapSeconds],
+    );
+  }
+
+  /** The endpoint, its secrets, deliveries and their attempts (foreign keys cascade). */
+  async delete(id: string): Promise<boolean> {
+    return (
+      updatedRows(await this.db.query(`DELETE FROM webhook_endpoints WHERE id = $1 RETURNING id`, [id])).length > 0
+    );
+  }
+
+  private async views(rows: Array<Record<string, any>>): Promise<WebhookEndpointView[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const secrets: Array<Record<string, any>> = await this.db.query(
+      `SELECT id, endpoint_id, created_at, expires_at FROM webhook_endpoint_secrets
+        WHERE endpoint_id = ANY($1::uuid[]) AND (expires_at IS NULL OR expires_at > now())
+        ORDER BY created_at DESC`,
+      [ids],
+    );
+    const queue: Array<{ endpoint_id: string; state: 'pending' | 'sending'; count: number }> = await this.db.query(
+      `SELECT endpoint_id, state, count(*)::int AS count FROM webhook_deliveries
+        WHERE endpoint_id = ANY($1::uuid[]) AND state IN ('pending', 'sending')
+        GROUP BY endpoint_id, state`,
+      [ids],
+    );
+    return rows.map((row) => ({
+      ...toEndpoint(row),
+      secrets: secrets
+        .filter((secret) => secret.endpoint_id === row.id)
+        .map((secret) => ({
+          id: secret.id,
+          createdAt: new Date(secret.created_at),
+          expiresAt: secret.expires_at ? new Date(secret.expires_at) : null,
+        })),
+      queue: {
+        pending: queue.find((q) => q.endpoint_id === row.id && q.state === 'pending')?.count ?? 0,
+        sending: queue.find((q) => q.endpoint_id === row.id && q.state === 'sending')?.count ?? 0,
+      },
+    }));
+  }
+}
+
+/**
+ * enabled → disabled for each endpoint still enabled, with the reason; returns those it disabled. Shared by the
+ * operator's disable and the delivery workers' (410 Gone, failing for too long). Their deliveries are left as they
+ * are: a claim only looks at enabled endpoints, so they wait, and enabling makes them due again.
+ */
+export async function disableEndpoints(db: Db, ids: string[], reason: string): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const result: unknown = await db.query(
+    `UPDATE webhook_endpoints
+        SET state = 'disabled', disabled_reason = $2, disabled_at = now(), updated_at = now()
+      WHERE id = ANY($1::uuid[]) AND state = 'enabled'
+     RETURNING id`,
+    [ids, reason.slice(0, 2000)],
+  );
+  return updatedRows(result).map((row) => String(row.id));
+}
+
+function toEndpoint(row: Record<string, any>): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    eventTypes: row.event_types,
+    state: row.state,
+    disabledReason: row.disabled_reason,
+    disabledAt: row.disabled_at ? new Date(row.disabled_at) : null,
+    ordered: row.ordered,
+    rateLimitPerSecond: row.rate_limit_per_second,
+    maxInFlight: row.max_in_flight,
+    failingSince: row.failing_since ? new Date(row.failing_since) : null,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** TypeORM's postgres driver answers an UPDATE or DELETE … RETURNING with [rows, count], a SELECT with rows. */
+export function updatedRows(result: unknown): Array<Record<string, any>> {
+  if (Array.isArray(result) && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0];
+  return Array.isArray(result) ? (result as Array<Record<string, any>>) : [];
+}

@@ -1,0 +1,152 @@
+import { OperatorAuditEntry, OperatorAuditRepository } from '@app/audit';
+import { parseTime } from '@app/dead-letters';
+import { DeliveryDetail, DeliveryLogRepository, DeliverySummary } from '../deliveries/delivery-log.repository';
+import { ListDeliveriesQuery, ReplayFailedDeliveriesDto } from '../dtos/delivery.dto';
+import { validInput } from '../dtos/validate-input';
+import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
+import { WebhookConflictError, WebhookInputError, WebhookNotFoundError } from '../webhook-errors';
+import { checkedId, ENDPOINT_SUBJECT, WebhookAdminContext } from './manage-endpoints.usecase';
+
+/** An endpoint's deliveries, newest first, by status, event type and creation time. */
+export async function listDeliveries(
+  { dataSource }: WebhookAdminContext,
+  endpointId: string,
+  query: unknown,
+): Promise<DeliverySummary[]> {
+  await existing(dataSource, endpointId);
+  const dto = validInput(ListDeliveriesQuery, query ?? {});
+  return new DeliveryLogRepository(dataSource).list(
+    endpointId,
+    {
+      status: dto.status,
+      eventType: dto.eventType,
+      since: time('since', dto.since),
+      until: time('until', dto.until),
+    },
+    dto.limit,
+  );
+}
+
+/** One delivery with its payload and every attempt (time, status, latency, first 2 KB of the answer, error). */
+export async function showDelivery(
+  { dataSource }: WebhookAdminContext,
+  endpointId: string,
+  deliveryId: string,
+): Promise<DeliveryDetail> {
+  checkedId(endpointId);
+  const found = /^\d{1,18}$/.test(deliveryId)
+    ? await new DeliveryLogRepository(dataSource).find(endpointId, deliveryId)
+    : undefined;
+  if (!found) throw new WebhookNotFoundError(`endpoint ${endpointId} has no delivery ${deliveryId.slice(0, 40)}`);
+  return found;
+}
+
+export interface ReplayResult {
+  dryRun: boolean;
+  /** Deliveries the request selected. */
+  matched: number;
+  /** Ids queued again (none in a dry run). */
+  replayed: string[];
+  /** In a dry run: what would be sent again. */
+  candidates?: DeliverySummary[];
+}
+
+/**
+ * Sends one delivery again (delivered or failed; 409 while it is still queued), with the same `webhook-id` (the
+ * event id), so a receiver that dedupes sees it once. Audited.
+ */
+export async function replayDelivery(
+  context: WebhookAdminContext,
+  endpointId: string,
+  deliveryId: string,
+  actor: string,
+): Promise<ReplayResult> {
+  const delivery = await showDelivery(context, endpointId, deliveryId);
+  if (delivery.state === 'pending' || delivery.state === 'sending')
+    throw new WebhookConflictError(`delivery ${deliveryId} is ${delivery.state}: it is already queued`);
+  return requeue(context, endpointId, [deliveryId], ['delivered', 'failed'], actor, { deliveryId });
+}
+
+/**
+ * "We were down last night, send everything again": every failed delivery of the endpoint created in
+ * [since, until), oldest first, at most `limit`. `dryRun` lists them and changes nothing (and is not audited).
+ */
+export async function replayFailedDeliveries(
+  context: WebhookAdminContext,
+  endpointId: string,
+  input: unknown,
+  actor: string,
+): Promise<ReplayResult> {
+  const endpoint = await existing(context.dataSource, endpointId);
+  const dto = validInput(ReplayFailedDeliveriesDto, input ?? {});
+  const since = time('since', dto.since)!;
+  const until = time('until', dto.until);
+  const candidates = await new DeliveryLogRepository(context.dataSource).failedBetween(
+    endpoint.id,
+    since,
+    until,
+    dto.limit,
+  );
+  if (dto.dryRun) return { dryRun: true, matched: candidates.length, replayed: [], candidates };
+  const details = { since: since.toISOString(), until: until?.toISOString(), limit: dto.limit };
+  return {
+    ...(await requeue(
+      context,
+      endpointId,
+      candidates.map((delivery) => delivery.id),
+      ['failed'],
+      actor,
+      details,
+    )),
+    matched: candidates.length,
+  };
+}
+
+/** The endpoint's audit trail, newest first. */
+export async function endpointAudit(
+  { dataSource }: WebhookAdminContext,
+  endpointId: string,
+  limit: number,
+): Promise<OperatorAuditEntry[]> {
+  await existing(dataSource, endpointId);
+  return new OperatorAuditRepository(dataSource).forSubject(ENDPOINT_SUBJECT, endpointId, limit);
+}
+
+async function requeue(
+  { dataSource }: WebhookAdminContext,
+  endpointId: string,
+  ids: string[],
+  from: Array<'delivered' | 'failed'>,
+  actor: string,
+  details: Record<string, unknown>,
+): Promise<ReplayResult> {
+  const replayed = await dataSource.transaction(async (manager) => {
+    const queued = await new DeliveryLogRepository(manager).requeue(endpointId, ids, from);
+    if (queued.length > 0)
+      await new OperatorAuditRepository(manager).record({
+        actor,
+        action: 'replay',
+        subjectType: ENDPOINT_SUBJECT,
+        subjectId: endpointId,
+        details,
+        count: queued.length,
+        affectedIds: queued,
+      });
+    return queued;
+  });
+  return { dryRun: false, matched: ids.length, replayed };
+}
+
+async function existing(dataSource: WebhookAdminContext['dataSource'], endpointId: string) {
+  const endpoint = await new WebhookEndpointsRepository(dataSource).find(checkedId(endpointId));
+  if (!endpoint) throw new WebhookNotFoundError(`no webhook endpoint with id ${endpointId}`);
+  return endpoint;
+}
+
+function time(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = parseTime(value);
+  if (!parsed)
+    throw new WebhookInputError(`${name} "${value}" is neither an ISO time nor a duration like 30m, 6h or 2d`);
+  return parsed;
+}
