@@ -14,7 +14,7 @@ export class CliContext {
   constructor(
     readonly env: CliEnv,
     readonly out: (text: string) => void,
-    /** Notes for the operator (stderr), kept apart from the output that scripts read. */
+    /** Notes for the operator (stderr), kept apart from the output that scripts read: the default database used. */
     private readonly note: (text: string) => void = () => undefined,
     /** True when DATABASE_URL was not set and the local default is used. */
     private readonly defaultDatabase = false,
@@ -22,11 +22,11 @@ export class CliContext {
 
   async database(): Promise<DataSource> {
     if (!this.dataSource) {
-      const url = new URL(this.env.DATABASE_URL);
-      this.note(
-        `hookrail: database ${databaseName(this.env.DATABASE_URL)} on ${url.hostname}:${url.port || 5432}` +
-          (this.defaultDatabase ? ' (DATABASE_URL is not set: the default of npm start)' : ' (DATABASE_URL)'),
-      );
+      if (this.defaultDatabase) {
+        const url = new URL(this.env.DATABASE_URL);
+        const where = `${databaseName(this.env.DATABASE_URL)} on ${url.hostname}:${url.port || 5432}`;
+        this.note(`hookrail: database ${where} (DATABASE_URL is not set: the default of npm start)`);
+      }
       this.dataSource = await connect({
         url: this.env.DATABASE_URL,
         applicationName: 'hookrail-cli',
