@@ -79,7 +79,8 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
       },
     });
     for (let slot = 0; slot < config.AGENT_WORKERS; slot++) {
-      this.loops.push(this.loop(worker, `${hostname()}/${process.pid}/${slot}`, slot === 0 ? deadLetters : undefined));
+      const workerId = `${hostname()}/${process.pid}/${slot}`;
+      this.loops.push(this.loop(worker, breaker, workerId, slot === 0 ? deadLetters : undefined));
     }
     this.logger.info(
       { group, workers: config.AGENT_WORKERS, leaseMs: config.AGENT_LEASE_MS, model: this.model.model },
@@ -94,14 +95,19 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
     await this.producer?.disconnect();
   }
 
-  private async loop(worker: AgentWorker, workerId: string, deadLetters?: AgentDeadLetters): Promise<void> {
+  private async loop(
+    worker: AgentWorker,
+    breaker: ModelBreaker,
+    workerId: string,
+    deadLetters?: AgentDeadLetters,
+  ): Promise<void> {
     const { signal } = this.stopping;
     const idleMs = this.deps.config.AGENT_POLL_INTERVAL_MS;
     while (!signal.aborted) {
       let worked = false;
       try {
         if (deadLetters) await deadLetters.flush();
-        worked = await worker.runOnce(workerId, signal, this.breaker!.claimScope());
+        worked = await worker.runOnce(workerId, signal, breaker.claimScope());
       } catch (error) {
         this.logger.error(
           { group: this.deps.group, workerId, err: (error as Error).message },

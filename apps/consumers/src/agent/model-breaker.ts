@@ -25,6 +25,7 @@ const PROBE = 'probe';
 export class ModelBreaker implements BreakerWaiters {
   private readonly breakers: GroupBreakers;
   private probeGranted = false;
+  private releasing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: {
@@ -74,8 +75,10 @@ export class ModelBreaker implements BreakerWaiters {
     this.breakers.failed(failure, scope === 'probe' ? PROBE : workerId);
   }
 
-  stop(): Promise<void> {
-    return this.breakers.stop();
+  /** Stops the probe timer and waits for the state writes under way. */
+  async stop(): Promise<void> {
+    await this.breakers.stop();
+    await this.releasing;
   }
 
   /** BreakerWaiters: the breaker's timer grants a probe; the next slot to look for a task uses it. */
@@ -93,7 +96,7 @@ export class ModelBreaker implements BreakerWaiters {
   release(dependency: string): number {
     this.probeGranted = false;
     const { dataSource, logger, group } = this.deps;
-    releaseAgentTasksWaitingOn(dataSource, dependency).then(
+    this.releasing = releaseAgentTasksWaitingOn(dataSource, dependency).then(
       (released) => logger.debug({ group, dependency, released }, 'tasks waiting on the dependency due now'),
       (error: Error) =>
         logger.warn(
