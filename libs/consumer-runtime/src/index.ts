@@ -1,6 +1,7 @@
 export * from './backoff';
 export * from './breaker/dependency-breaker';
 export * from './breaker/dependency-breakers.repository';
+export * from './breaker/group-breakers';
 export * from './classify-error';
 export * from './consumer-event-status.repository';
 export * from './consumer-metrics';

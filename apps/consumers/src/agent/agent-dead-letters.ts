@@ -44,7 +44,7 @@ export class AgentDeadLetters {
     return dataSource.transaction(async (manager) => {
       const rows: Array<Record<string, any>> = await manager.query(
         `SELECT id, event_id, event, source_topic, source_partition, source_offset, replay_count, attempts, last_error_class,
-                last_error, first_failed_at, updated_at
+                last_error, last_error_dependency, first_failed_at, updated_at
            FROM agent_tasks
           WHERE state = 'dead' AND dead_lettered_at IS NULL
           ORDER BY id
@@ -55,10 +55,11 @@ export class AgentDeadLetters {
         const event = row.event as CloudEvent;
         const failure: Failure = {
           error: new RecordedFailure(row.last_error_class ?? 'Error', row.last_error ?? ''),
-          errorClass: 'transient',
+          errorClass: row.last_error_dependency ? 'dependency' : 'transient',
           attempts: Number(row.attempts),
           firstFailureAt: new Date(row.first_failed_at ?? row.updated_at),
           lastFailureAt: new Date(row.updated_at),
+          ...(row.last_error_dependency && { dependency: row.last_error_dependency }),
         };
         const replayCount = Number(row.replay_count);
         const replayOf =
@@ -81,7 +82,10 @@ export class AgentDeadLetters {
             partition: source.partition,
             offset: row.source_offset,
             dltTopic,
+            errorClass: row.last_error_class,
             attempts: failure.attempts,
+            retriedForMs: failure.lastFailureAt.getTime() - failure.firstFailureAt.getTime(),
+            ...(failure.dependency && { dependency: failure.dependency }),
           },
           'dead-lettered',
         );

@@ -26,6 +26,10 @@ describe('agent dead letters with the dead-letter store and operator replay', ()
       AGENT_MAX_ATTEMPTS: '2',
       AGENT_RETRY_BASE_MS: '20',
       AGENT_RETRY_MAX_MS: '50',
+      // The model is down for good here: each run of the task dies this long after its first failure.
+      CONSUMER_RETRY_CEILING_MS: '2000',
+      CONSUMER_BREAKER_PROBE_MS: '200',
+      CONSUMER_BREAKER_PROBE_MAX_MS: '500',
     });
     store = await startDeadLetterStore(
       {
@@ -66,7 +70,9 @@ describe('agent dead letters with the dead-letter store and operator replay', ()
       async () => ((await rowsOf(event.id))[0]?.status === 'dead' ? rowsOf(event.id) : undefined),
       { what: 'the dead letter indexed' },
     );
-    expect(first).toMatchObject({ replay_count: 0, error_class: 'ModelUnavailableError', attempts: 2 });
+    expect(first).toMatchObject({ replay_count: 0, error_class: 'ModelUnavailableError' });
+    // Past AGENT_MAX_ATTEMPTS (2): a down model does not spend them; the ceiling ended it.
+    expect(first.attempts).toBeGreaterThan(2);
 
     const replay = () =>
       replayDeadLetters(bed.dataSource, async () => producer, {
@@ -80,7 +86,9 @@ describe('agent dead letters with the dead-letter store and operator replay', ()
     expect(await rowsOf(event.id)).toEqual([
       expect.objectContaining({ id: first.id, status: 'dead', replay_count: 1 }),
     ]);
-    expect(await findAgentTask(bed.dataSource, event.id)).toMatchObject({ state: 'dead', attempts: 2, replayCount: 1 });
+    const again = await findAgentTask(bed.dataSource, event.id);
+    expect(again).toMatchObject({ state: 'dead', replayCount: 1 });
+    expect(again!.attempts).toBeGreaterThan(2);
 
     model.configure({ failureRate: 0 });
     expect((await replay()).replayed).toEqual([first.id]);

@@ -3,9 +3,10 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique
 /**
  * pending → claimed → done
  *              ↘ failed (next_attempt_at) → claimed → …
- *              ↘ dead (after the last attempt, or at once for a permanent error; dead-lettered to `agent.dlt`)
+ *              ↘ dead (a permanent error at once; an unknown error after the last attempt; a down model after the
+ *                retry ceiling; dead-lettered to `agent.dlt`)
  * A `claimed` row whose lease ran out is claimed again by any worker. A replay of its dead letter resets `dead` to
- * `pending`.
+ * `pending`. While the model's breaker is open, workers claim only a probe and tasks whose ceiling is spent.
  */
 export type AgentTaskState = 'pending' | 'claimed' | 'done' | 'failed' | 'dead';
 
@@ -15,6 +16,7 @@ export type AgentTaskState = 'pending' | 'claimed' | 'done' | 'failed' | 'dead';
 @Index('ix_agent_tasks_next_attempt_at', ['nextAttemptAt'])
 @Index('ix_agent_tasks_state_dead_lettered_at', ['state', 'deadLetteredAt'])
 @Index('ix_agent_tasks_finished_updated_at', ['updatedAt'], { where: `state IN ('done', 'dead')` })
+@Index('ix_agent_tasks_failed_first_failed_at', ['firstFailedAt'], { where: `state = 'failed'` })
 export class AgentTaskEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'pk_agent_tasks' })
   id: string;
@@ -78,8 +80,17 @@ export class AgentTaskEntity {
   @Column('text', { name: 'last_error', nullable: true })
   lastError: string | null;
 
+  /** When the first failure happened (reset by a replay); the retry ceiling of a down model counts from it. */
   @Column('timestamptz', { name: 'first_failed_at', nullable: true })
   firstFailedAt: Date | null;
+
+  /** The dependency the last failed attempt found down (`model`); null when it failed another way. */
+  @Column('varchar', { name: 'last_error_dependency', length: 100, nullable: true })
+  lastErrorDependency: string | null;
+
+  /** Attempts that ended with the dependency down: they do not count against AGENT_MAX_ATTEMPTS. */
+  @Column('integer', { name: 'dependency_failures', default: 0 })
+  dependencyFailures: number;
 
   /** Set once the dead letter was acknowledged by the broker; a dead row without it is still to be dead-lettered. */
   @Column('timestamptz', { name: 'dead_lettered_at', nullable: true })

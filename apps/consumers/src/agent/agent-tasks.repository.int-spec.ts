@@ -4,10 +4,12 @@ import { DataSource } from 'typeorm';
 import {
   ClaimedAgentTask,
   claimAgentTask,
+  claimAgentTaskPastCeiling,
   completeAgentTask,
   enqueueAgentTask,
   failAgentTask,
   NewAgentTask,
+  releaseAgentTasksWaitingOn,
   renewAgentTaskLease,
 } from './agent-tasks.repository';
 import { findAgentTask } from './find-agent-task';
@@ -114,6 +116,7 @@ describe('agent_tasks state machine (real Postgres)', () => {
         retryInMs: 60_000,
         errorClass: 'ModelUnavailableError',
         message: 'model answered 503',
+        dependency: 'model',
       }),
     ).toBe(true);
     expect(await claimAgentTask(dataSource, 'worker-a', 60_000)).toBeNull();
@@ -140,9 +143,52 @@ describe('agent_tasks state machine (real Postgres)', () => {
     expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({
       state: 'pending',
       attempts: 0,
+      dependencyFailures: 0,
+      firstFailedAt: null,
       replayCount: 1,
     });
     expect(await enqueueAgentTask(dataSource.manager, { ...task, replayCount: 2 })).toBe('exists');
+  });
+
+  it('keeps the attempts that found the model down apart; claims past the ceiling and releases only tasks waiting on it', async () => {
+    await dataSource.query(`DELETE FROM agent_tasks`);
+    const waiting = newTask('ord-waiting');
+    const other = newTask('ord-other-error');
+    await enqueueAgentTask(dataSource.manager, waiting);
+    await enqueueAgentTask(dataSource.manager, other);
+    const down = { state: 'failed' as const, retryInMs: 60_000, errorClass: 'ModelUnavailableError', message: '503' };
+    const first = (await claimAgentTask(dataSource, 'worker-a', 60_000))!;
+    expect(first).toMatchObject({ eventId: waiting.event.id, dependencyFailures: 0, firstFailedAt: null });
+    expect(await failAgentTask(dataSource, first, { ...down, dependency: 'model' })).toBe(true);
+    const second = (await claimAgentTask(dataSource, 'worker-a', 60_000))!;
+    expect(await failAgentTask(dataSource, second, { ...down, errorClass: 'Error', message: 'bug' })).toBe(true);
+    expect(await findAgentTask(dataSource, waiting.event.id)).toMatchObject({
+      state: 'failed',
+      dependencyFailures: 1,
+      firstFailedAt: expect.any(Date),
+    });
+    expect(await findAgentTask(dataSource, other.event.id)).toMatchObject({ state: 'failed', dependencyFailures: 0 });
+
+    // Due, but its ceiling is not spent: not for a claim past the ceiling. Once it is, only the task that waits on
+    // a dependency is claimed (the other one failed another way).
+    await dataSource.query(`UPDATE agent_tasks SET next_attempt_at = now()`);
+    expect(await claimAgentTaskPastCeiling(dataSource, 'worker-a', 60_000, 60_000)).toBeNull();
+    await dataSource.query(`UPDATE agent_tasks SET first_failed_at = now() - interval '2 minutes'`);
+    const last = (await claimAgentTaskPastCeiling(dataSource, 'worker-a', 60_000, 60_000))!;
+    expect(last).toMatchObject({ eventId: waiting.event.id, attempts: 2, dependencyFailures: 1 });
+    expect(await claimAgentTaskPastCeiling(dataSource, 'worker-b', 60_000, 60_000)).toBeNull();
+
+    // The model answers again: what waits on it in its backoff is due at once, the other task keeps its backoff.
+    expect(await failAgentTask(dataSource, last, { ...down, dependency: 'model' })).toBe(true);
+    await dataSource.query(`UPDATE agent_tasks SET next_attempt_at = now() + interval '1 minute'`);
+    expect(await releaseAgentTasksWaitingOn(dataSource, 'model')).toBe(1);
+    expect(await claimAgentTask(dataSource, 'worker-a', 60_000)).toMatchObject({
+      eventId: waiting.event.id,
+      attempts: 3,
+      dependencyFailures: 2,
+    });
+    expect(await claimAgentTask(dataSource, 'worker-a', 60_000)).toBeNull();
+    await dataSource.query(`DELETE FROM agent_tasks`);
   });
 
   it('finds nothing for an event without a task', async () => {

@@ -17,8 +17,12 @@ export interface ClaimedAgentTask {
   id: string;
   eventId: string;
   event: CloudEvent;
+  /** Claims so far, this one included. */
   attempts: number;
+  /** Of those, the ones that ended with a dependency down (they do not spend the attempt budget). */
+  dependencyFailures: number;
   fencingToken: string;
+  /** When the first failure happened; the retry ceiling counts from it. */
   firstFailedAt: Date | null;
   /** `claimed` when this claim took over a lease that had run out (its worker died or stalled). */
   priorState: AgentTaskState;
@@ -43,7 +47,8 @@ export async function enqueueAgentTask(
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')
      ON CONFLICT (event_id) DO UPDATE
         SET state = 'pending', attempts = 0, next_attempt_at = now(), claimed_at = NULL, lease_until = NULL,
-            claimed_by = NULL, first_failed_at = NULL, dead_lettered_at = NULL, replay_count = EXCLUDED.replay_count,
+            claimed_by = NULL, first_failed_at = NULL, last_error_dependency = NULL, dependency_failures = 0,
+            dead_lettered_at = NULL, replay_count = EXCLUDED.replay_count,
             source_topic = EXCLUDED.source_topic, source_partition = EXCLUDED.source_partition,
             source_offset = EXCLUDED.source_offset, updated_at = now()
       WHERE agent_tasks.state = 'dead' AND EXCLUDED.replay_count > 0
@@ -69,21 +74,56 @@ export async function enqueueAgentTask(
  * due.
  */
 export async function claimAgentTask(db: Db, workerId: string, leaseMs: number): Promise<ClaimedAgentTask | null> {
-  const result: unknown = await db.query(
-    `UPDATE agent_tasks t
-        SET state = 'claimed', claimed_at = now(), lease_until = now() + $2 * interval '1 millisecond',
-            next_attempt_at = now() + $2 * interval '1 millisecond', claimed_by = $1,
-            fencing_token = t.fencing_token + 1, attempts = t.attempts + 1, updated_at = now()
-       FROM (SELECT id, state AS prior_state, claimed_by AS prior_claimed_by
-               FROM agent_tasks
-              WHERE next_attempt_at <= now()
-              ORDER BY next_attempt_at
-              LIMIT 1
-                FOR UPDATE SKIP LOCKED) due
-      WHERE t.id = due.id
-     RETURNING t.id, t.event_id, t.event, t.attempts, t.fencing_token, t.first_failed_at, due.prior_state, due.prior_claimed_by`,
-    [workerId, leaseMs],
+  return claimedTask(
+    await db.query(
+      claimStatement(`SELECT id, state AS prior_state, claimed_by AS prior_claimed_by
+                        FROM agent_tasks
+                       WHERE next_attempt_at <= now()
+                       ORDER BY next_attempt_at
+                       LIMIT 1
+                         FOR UPDATE SKIP LOCKED`),
+      [workerId, leaseMs],
+    ),
   );
+}
+
+/**
+ * While the model's breaker is open: claims, as `claimAgentTask` does, only a due task that failed on a down
+ * dependency and whose retry ceiling (`ceilingMs` after its first failure) is spent, for its last try.
+ */
+export async function claimAgentTaskPastCeiling(
+  db: Db,
+  workerId: string,
+  leaseMs: number,
+  ceilingMs: number,
+): Promise<ClaimedAgentTask | null> {
+  return claimedTask(
+    await db.query(
+      claimStatement(`SELECT id, state AS prior_state, claimed_by AS prior_claimed_by
+                        FROM agent_tasks
+                       WHERE state = 'failed' AND last_error_dependency IS NOT NULL
+                         AND first_failed_at <= now() - $3 * interval '1 millisecond' AND next_attempt_at <= now()
+                       ORDER BY first_failed_at
+                       LIMIT 1
+                         FOR UPDATE SKIP LOCKED`),
+      [workerId, leaseMs, ceilingMs],
+    ),
+  );
+}
+
+/** The claim's update of the task that `due` selects and locks ($1 the worker, $2 the lease). */
+function claimStatement(due: string): string {
+  return `UPDATE agent_tasks t
+             SET state = 'claimed', claimed_at = now(), lease_until = now() + $2 * interval '1 millisecond',
+                 next_attempt_at = now() + $2 * interval '1 millisecond', claimed_by = $1,
+                 fencing_token = t.fencing_token + 1, attempts = t.attempts + 1, updated_at = now()
+            FROM (${due}) due
+           WHERE t.id = due.id
+          RETURNING t.id, t.event_id, t.event, t.attempts, t.dependency_failures, t.fencing_token, t.first_failed_at,
+                    due.prior_state, due.prior_claimed_by`;
+}
+
+function claimedTask(result: unknown): ClaimedAgentTask | null {
   const [row] = updatedRows(result);
   if (!row) return null;
   return {
@@ -91,6 +131,7 @@ export async function claimAgentTask(db: Db, workerId: string, leaseMs: number):
     eventId: row.event_id,
     event: row.event,
     attempts: Number(row.attempts),
+    dependencyFailures: Number(row.dependency_failures),
     fencingToken: String(row.fencing_token),
     firstFailedAt: row.first_failed_at ? new Date(row.first_failed_at) : null,
     priorState: row.prior_state,
@@ -126,6 +167,8 @@ export interface TaskFailure {
   retryInMs: number;
   errorClass: string;
   message: string;
+  /** The dependency the attempt found down (`model`): the attempt does not spend the budget. */
+  dependency?: string;
 }
 
 /** Records a failed attempt, only if the fencing token still matches; false means a stale worker was turned away. */
@@ -135,7 +178,9 @@ export async function failAgentTask(db: Db, task: TaskFence, failure: TaskFailur
       `UPDATE agent_tasks
           SET state = $3::varchar, lease_until = NULL,
               next_attempt_at = CASE WHEN $3::varchar = 'dead' THEN 'infinity' ELSE now() + $4 * interval '1 millisecond' END,
-              last_error_class = $5, last_error = $6, first_failed_at = COALESCE(first_failed_at, now()), updated_at = now()
+              last_error_class = $5, last_error = $6, last_error_dependency = $7::varchar,
+              dependency_failures = dependency_failures + CASE WHEN $7::varchar IS NULL THEN 0 ELSE 1 END,
+              first_failed_at = COALESCE(first_failed_at, now()), updated_at = now()
         WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
       [
         task.id,
@@ -144,9 +189,23 @@ export async function failAgentTask(db: Db, task: TaskFence, failure: TaskFailur
         failure.retryInMs,
         failure.errorClass,
         failure.message.slice(0, MAX_ERROR_LENGTH),
+        failure.dependency ?? null,
       ],
     ),
   );
+}
+
+/**
+ * The dependency answers again: every `failed` task that waits on it in its backoff is due now (as the runtime
+ * resumes every partition that waited). How many.
+ */
+export async function releaseAgentTasksWaitingOn(db: Db, dependency: string): Promise<number> {
+  const result: unknown = await db.query(
+    `UPDATE agent_tasks SET next_attempt_at = now(), updated_at = now()
+      WHERE state = 'failed' AND last_error_dependency = $1 AND next_attempt_at > now()`,
+    [dependency],
+  );
+  return Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0;
 }
 
 /** On shutdown: hands a claimed task back (`pending`, the interrupted attempt not counted) for any worker to take. */

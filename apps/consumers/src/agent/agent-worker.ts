@@ -1,11 +1,9 @@
 import {
-  backoffDelay,
-  classifyError,
-  errorClassName,
+  dependencyOf,
   errorMessage,
   forgetProcessedEvents,
   recordEventStatus,
-  RetryPolicy,
+  retryAfterOf,
 } from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
 import { Logger } from 'pino';
@@ -15,6 +13,7 @@ import { AgentMetrics } from './agent.metrics';
 import {
   ClaimedAgentTask,
   claimAgentTask,
+  claimAgentTaskPastCeiling,
   completeAgentTask,
   failAgentTask,
   releaseAgentTask,
@@ -22,24 +21,25 @@ import {
   TaskFailure,
 } from './agent-tasks.repository';
 import { LeaseKeeper } from './lease-keeper';
+import { ClaimScope, ModelBreaker } from './model-breaker';
 import { ModelAnswer, ModelClient } from './model.client';
 import { readTriage, triagePrompt } from './order-triage.prompt';
+import { decideTaskFailure, TaskRetrySettings } from './task-retry.policy';
 
 /** A task whose lease kept running out (its worker died every time) used up its attempts without an answer. */
 export class LeaseExpiredError extends Error {
   override name = 'LeaseExpiredError';
 }
 
-export interface AgentWorkerSettings {
+export interface AgentWorkerSettings extends TaskRetrySettings {
   leaseMs: number;
-  maxAttempts: number;
-  retry: RetryPolicy;
 }
 
 export interface AgentWorkerDeps {
   group: string;
   dataSource: DataSource;
   model: ModelClient;
+  breaker: ModelBreaker;
   metrics: AgentMetrics;
   deadLetters: AgentDeadLetters;
   logger: Logger;
@@ -49,17 +49,21 @@ export interface AgentWorkerDeps {
 /**
  * Slow work never blocks a partition: works one claimed task at a time, outside any Kafka partition. The claim
  * raises the fencing token; the lease is renewed while the model runs; the result is written only if the token is
- * still ours. A failure is `failed` with a backoff, or `dead` after the last attempt (or at once when no retry can
- * help), and then dead-lettered.
+ * still ours. A failure is `failed` with a backoff, or `dead` (`decideTaskFailure`: at once when no retry can help,
+ * after the last attempt, or for a down model after the retry ceiling), and then dead-lettered. Every call's outcome
+ * goes to the model's breaker, which decides what the slots may claim.
  */
 export class AgentWorker {
   constructor(private readonly deps: AgentWorkerDeps) {}
 
-  /** Claims one due task and takes it to its next state; false when nothing was due. */
-  async runOnce(workerId: string, stopping: AbortSignal): Promise<boolean> {
-    const { dataSource, settings, metrics, logger, group } = this.deps;
-    const task = await claimAgentTask(dataSource, workerId, settings.leaseMs);
-    if (!task) return false;
+  /** Claims one due task within `scope` and takes it to its next state; false when nothing was due. */
+  async runOnce(workerId: string, stopping: AbortSignal, scope: ClaimScope = 'any'): Promise<boolean> {
+    const { dataSource, settings, metrics, logger, group, breaker } = this.deps;
+    const task = await this.claim(workerId, scope);
+    if (!task) {
+      if (scope === 'probe') breaker.probeUnused();
+      return false;
+    }
     const log = logger.child({
       group,
       eventId: task.eventId,
@@ -67,15 +71,19 @@ export class AgentWorker {
       workerId,
       attempt: task.attempts,
       fencingToken: task.fencingToken,
+      ...(scope !== 'any' && { claim: scope }),
     });
     if (task.priorState === 'claimed') {
       metrics.leaseExpiries.inc();
       log.warn({ previousWorker: task.priorClaimedBy }, 'lease ran out; task claimed again');
     }
-    if (task.attempts > settings.maxAttempts) {
+    // Attempts that found the model down do not count: only a lease that keeps running out (or unknown errors) do.
+    const counted = task.attempts - task.dependencyFailures;
+    if (counted > settings.retry.maxAttempts) {
+      if (scope === 'probe') breaker.probeUnused();
       await this.fail(
         task,
-        new LeaseExpiredError(`the lease ran out on ${task.attempts - 1} attempts without an answer`),
+        new LeaseExpiredError(`the lease ran out on ${counted - 1} attempts without an answer`),
         log,
       );
       return true;
@@ -99,11 +107,13 @@ export class AgentWorker {
         metrics.attempts.inc({ outcome: 'released' });
         log.info('stopping: task handed back');
       } else {
+        this.report(error, scope, workerId);
         await this.fail(task, error, log);
       }
       return true;
     }
     lease.stop();
+    breaker.answered();
     if (await completeAgentTask(dataSource, task, readTriage(answer))) {
       metrics.attempts.inc({ outcome: 'done' });
       log.info('agent task done');
@@ -112,6 +122,21 @@ export class AgentWorker {
       log.warn('stale worker: the task was claimed by another worker meanwhile; result discarded');
     }
     return true;
+  }
+
+  private claim(workerId: string, scope: ClaimScope): Promise<ClaimedAgentTask | null> {
+    const { dataSource, settings } = this.deps;
+    return scope === 'past-ceiling'
+      ? claimAgentTaskPastCeiling(dataSource, workerId, settings.leaseMs, settings.ceilingMs)
+      : claimAgentTask(dataSource, workerId, settings.leaseMs);
+  }
+
+  /** The call's outcome for the breaker: the model down, or an answer (a refusal or anything else is one too). */
+  private report(error: unknown, scope: ClaimScope, workerId: string): void {
+    const dependency = dependencyOf(error);
+    if (dependency)
+      this.deps.breaker.unavailable({ error, dependency, retryAfterMs: retryAfterOf(error) }, scope, workerId);
+    else this.deps.breaker.answered();
   }
 
   private async callModel(task: ClaimedAgentTask, signal: AbortSignal): Promise<ModelAnswer> {
@@ -128,13 +153,8 @@ export class AgentWorker {
 
   private async fail(task: ClaimedAgentTask, error: unknown, log: Logger): Promise<void> {
     const { settings, metrics } = this.deps;
-    const dead = classifyError(error) === 'poison' || task.attempts >= settings.maxAttempts;
-    const failure: TaskFailure = {
-      state: dead ? 'dead' : 'failed',
-      retryInMs: dead ? 0 : backoffDelay(task.attempts, settings.retry),
-      errorClass: errorClassName(error),
-      message: errorMessage(error),
-    };
+    const failure = decideTaskFailure(task, error, settings);
+    const dead = failure.state === 'dead';
     if (!(await (dead ? this.markDead(task, failure) : failAgentTask(this.deps.dataSource, task, failure)))) {
       metrics.fenced.inc({ operation: 'fail' });
       log.warn(
@@ -145,7 +165,14 @@ export class AgentWorker {
     }
     metrics.attempts.inc({ outcome: failure.state });
     log.warn(
-      { errorClass: failure.errorClass, err: failure.message, retryInMs: dead ? undefined : failure.retryInMs },
+      {
+        errorClass: failure.errorClass,
+        err: failure.message,
+        ...(failure.dependency && { dependency: failure.dependency }),
+        ...(dead
+          ? { retriedForMs: Date.now() - (task.firstFailedAt?.getTime() ?? Date.now()) }
+          : { retryInMs: failure.retryInMs }),
+      },
       dead ? 'agent task dead' : 'agent task attempt failed; will retry',
     );
     if (dead)

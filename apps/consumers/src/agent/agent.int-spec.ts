@@ -9,6 +9,7 @@ import { findAgentTask } from './find-agent-task';
 import { taskIn } from './testing/agent-fixtures';
 
 describe('agent service (real Kafka, Postgres and HTTP model)', () => {
+  const CEILING_MS = 3_000;
   const apiKey = randomBytes(16).toString('hex');
   let bed: ConsumersTestBed;
   let model: FakeModelServer;
@@ -26,6 +27,10 @@ describe('agent service (real Kafka, Postgres and HTTP model)', () => {
       AGENT_MAX_ATTEMPTS: '3',
       AGENT_RETRY_BASE_MS: '50',
       AGENT_RETRY_MAX_MS: '200',
+      // A down model is retried until this long after the task's first failure (1 h by default).
+      CONSUMER_RETRY_CEILING_MS: String(CEILING_MS),
+      CONSUMER_BREAKER_PROBE_MS: '500',
+      CONSUMER_BREAKER_PROBE_MAX_MS: '1000',
     });
   });
 
@@ -61,7 +66,7 @@ describe('agent service (real Kafka, Postgres and HTTP model)', () => {
     expect(model.stats()).toMatchObject({ requests: 3, completed: 3 });
   });
 
-  it('a model that always fails: dead after the last attempt with the reason, in agent.dlt; a replay after the fix completes it', async () => {
+  it('a model that always fails: dead once the retry ceiling is spent, not its attempts, with the reason and the time tried, in agent.dlt; a replay after the fix completes it', async () => {
     const reader = await TopicReader.start(`${bed.namespace}agent.dlt`);
     try {
       model.configure({ failureRate: 1, failStatus: 503 });
@@ -70,9 +75,13 @@ describe('agent service (real Kafka, Postgres and HTTP model)', () => {
 
       const dead = await waitFor(taskIn(bed.dataSource, doomed.id, 'dead'), { what: 'the task dead' });
       expect(dead).toMatchObject({
-        attempts: 3,
         lastError: expect.stringMatching(/^ModelUnavailableError: model answered 503/),
       });
+      // A down model does not spend AGENT_MAX_ATTEMPTS (3): every attempt found it down, and it died of the ceiling.
+      expect(dead.attempts).toBeGreaterThan(3);
+      expect(dead.dependencyFailures).toBe(dead.attempts);
+      const triedForMs = dead.updatedAt.getTime() - dead.firstFailedAt!.getTime();
+      expect(triedForMs).toBeGreaterThanOrEqual(CEILING_MS);
       const letter = await waitFor(
         () => reader.messages.find((message) => message.headers[HOOKRAIL_HEADERS.dltEventId] === doomed.id),
         { what: 'the dead letter' },
@@ -87,11 +96,13 @@ describe('agent service (real Kafka, Postgres and HTTP model)', () => {
         [HOOKRAIL_HEADERS.dltPartition]: '0',
         [HOOKRAIL_HEADERS.dltOffset]: '3',
         [HOOKRAIL_HEADERS.dltErrorClass]: 'ModelUnavailableError',
-        [HOOKRAIL_HEADERS.dltAttempts]: '3',
+        [HOOKRAIL_HEADERS.dltAttempts]: String(dead.attempts),
+        [HOOKRAIL_HEADERS.dltDependency]: 'model',
+        [HOOKRAIL_HEADERS.dltRetriedForMs]: String(triedForMs),
       });
       expect(letter.headers[HOOKRAIL_HEADERS.dltErrorMessage]).toMatch(/^model answered 503/);
       expect(await findGroupStatuses(bed.dataSource, doomed.id)).toEqual([
-        expect.objectContaining({ group: 'agent', status: 'dead', attempts: 3 }),
+        expect.objectContaining({ group: 'agent', status: 'dead', attempts: dead.attempts }),
       ]);
 
       model.configure({ failureRate: 0 });

@@ -87,7 +87,8 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
 
   /**
    * A message whose dependency is down (a provider's 5xx, 429, timeout) is retried this long after its first failure,
-   * then dead-lettered. A service may set its own (`retryCeilingMs` in its definition).
+   * then dead-lettered. A service may set its own (`retryCeilingMs` in its definition). An agent task whose model is
+   * down is retried as long.
    */
   @Type(() => Number)
   @IsInt()
@@ -196,7 +197,10 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
   @Min(10)
   AGENT_POLL_INTERVAL_MS = 500;
 
-  /** Claims of one task before it is dead (and dead-lettered to `agent.dlt`). */
+  /**
+   * Claims of one task before it is dead (and dead-lettered to `agent.dlt`); attempts that found the model down do not
+   * count (CONSUMER_RETRY_CEILING_MS bounds those).
+   */
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -2,21 +2,45 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { errorClassName, errorMessage } from '../classify-error';
 import { ConsumerMetrics } from '../consumer-metrics';
-import { PartitionHolds } from '../partition-holds';
 import { Failure } from '../steps/retry.middleware';
 import { BreakerChange, BreakerSettings, DependencyBreaker } from './dependency-breaker';
 import { saveBreakerState } from './dependency-breakers.repository';
 
 /**
+ * What an open breaker holds back and lets go: the group's paused partitions (PartitionHolds), or the agent's task
+ * claims.
+ */
+export interface BreakerWaiters {
+  /** Lets one waiting message go as a probe; the source its failure will be reported from, undefined if none waits. */
+  probe(dependency: string): string | undefined;
+  /** Whether anything here waits on `dependency`, a probe let go and not tried yet included. */
+  anyWaitingOn(dependency: string): boolean;
+  /** Lets everything that waits on `dependency` go (the breaker closed); how many. */
+  release(dependency: string): number;
+}
+
+/** The log lines of a breaker's state changes. */
+export interface BreakerLogLines {
+  opened: string;
+  closed: string;
+}
+
+const PARTITION_LOG_LINES: BreakerLogLines = {
+  opened: 'dependency unavailable: breaker open, waiting partitions paused',
+  closed: 'dependency answers again: breaker closed, partitions resumed',
+};
+
+/**
  * A consumer group's circuit breakers, one per dependency its handlers reported down (no per-group code: whatever a
- * `DependencyUnavailableError` names). Runs each breaker's probe timer, pauses and resumes through the group's
- * PartitionHolds, and makes every state change visible: one log line, `hookrail_consumer_breaker_open` and
- * `_transitions_total`, and the `dependency_breakers` row that `/admin/breakers` and `hookrail breakers` read.
+ * `DependencyUnavailableError` names). Runs each breaker's probe timer, pauses and resumes through its waiters (the
+ * group's PartitionHolds, or the agent's worker slots for the model), and makes every state change visible: one log
+ * line, `hookrail_consumer_breaker_open` and `_transitions_total`, and the `dependency_breakers` row that
+ * `/admin/breakers` and `hookrail breakers` read.
  */
 export class GroupBreakers {
   private readonly breakers = new Map<string, DependencyBreaker>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private holds?: PartitionHolds;
+  private holds?: BreakerWaiters;
   /** State writes in the order of the changes, so the row ends in the latest state. */
   private writes: Promise<void> = Promise.resolve();
 
@@ -27,11 +51,13 @@ export class GroupBreakers {
       dataSource: DataSource;
       metrics: ConsumerMetrics;
       logger: Logger;
+      /** Default: about partitions paused and resumed. */
+      logLines?: BreakerLogLines;
     },
   ) {}
 
-  /** The partitions the breakers pause and probe (made after the consumer, hence not in the constructor). */
-  attach(holds: PartitionHolds): void {
+  /** What the breakers pause and probe (the partitions are made after the consumer, hence not in the constructor). */
+  attach(holds: BreakerWaiters): void {
     this.holds = holds;
   }
 
@@ -39,8 +65,8 @@ export class GroupBreakers {
     return this.breakers.get(dependency)?.state === 'open';
   }
 
-  /** A message of `topic|partition` failed on `failure.dependency`. */
-  failed(failure: Failure, source: string): void {
+  /** A message of `source` (`topic|partition`, or what a probe of the waiters names) failed on `failure.dependency`. */
+  failed(failure: Pick<Failure, 'error' | 'dependency' | 'retryAfterMs'>, source: string): void {
     const breaker = this.breaker(failure.dependency!);
     const change = breaker.recordFailure(
       `${errorClassName(failure.error)}: ${errorMessage(failure.error)}`,
@@ -104,25 +130,19 @@ export class GroupBreakers {
   }
 
   private changed(breaker: DependencyBreaker, change: BreakerChange, reason?: string): void {
-    const { group, metrics, logger, dataSource } = this.deps;
+    const { group, metrics, logger, dataSource, logLines = PARTITION_LOG_LINES } = this.deps;
     const { dependency } = breaker;
     const labels = { group, dependency };
     metrics.breakerOpen.set(labels, breaker.state === 'open' ? 1 : 0);
     metrics.breakerTransitions.inc({ ...labels, state: breaker.state });
     if (change === 'opened') {
       clearTimeout(this.timers.get(dependency));
-      logger.warn(
-        { group, dependency, state: 'open', lastError: breaker.lastError },
-        'dependency unavailable: breaker open, waiting partitions paused',
-      );
+      logger.warn({ group, dependency, state: 'open', lastError: breaker.lastError }, logLines.opened);
     } else {
       clearTimeout(this.timers.get(dependency));
       this.timers.delete(dependency);
       const resumed = this.holds?.release(dependency) ?? 0;
-      logger.info(
-        { group, dependency, state: 'closed', resumed, ...(reason && { reason }) },
-        'dependency answers again: breaker closed, partitions resumed',
-      );
+      logger.info({ group, dependency, state: 'closed', resumed, ...(reason && { reason }) }, logLines.closed);
     }
     const row = { group, dependency, state: breaker.state, since: breaker.since, lastError: breaker.lastError };
     this.writes = this.writes

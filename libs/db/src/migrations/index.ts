@@ -8,6 +8,7 @@ import { AgentTasks1764500000002 } from './1764500000002-AgentTasks';
 import { RetentionIndexes1764510000001 } from './1764510000001-RetentionIndexes';
 import { OutboxNotifyAfterCommit1764520000001 } from './1764520000001-OutboxNotifyAfterCommit';
 import { DependencyBreakers1764540000001 } from './1764540000001-DependencyBreakers';
+import { AgentTaskDependencyWaits1764541000001 } from './1764541000001-AgentTaskDependencyWaits';
 import { OutboundWebhooks1764560000001 } from './1764560000001-OutboundWebhooks';
 import { OperationsSchema1764570000001 } from './1764570000001-OperationsSchema';
 import { InboundEventsAggregateIndex1764570000002 } from './1764570000002-InboundEventsAggregateIndex';
@@ -25,6 +26,7 @@ export const MIGRATIONS = [
   RetentionIndexes1764510000001,
   OutboxNotifyAfterCommit1764520000001,
   DependencyBreakers1764540000001,
+  AgentTaskDependencyWaits1764541000001,
   OutboundWebhooks1764560000001,
   OperationsSchema1764570000001,
   InboundEventsAggregateIndex1764570000002,
