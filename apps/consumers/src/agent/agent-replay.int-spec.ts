@@ -93,6 +93,10 @@ describe('agent dead letters with the dead-letter store and operator replay', ()
     model.configure({ failureRate: 0 });
     expect((await replay()).replayed).toEqual([first.id]);
     await waitFor(async () => (await rowsOf(event.id))[0]?.status === 'resolved', { what: 'the dead letter resolved' });
+    // Resolved means the replay was accepted (the task reset); the model's breaker may still be waiting for its probe.
+    await waitFor(async () => (await findAgentTask(bed.dataSource, event.id))?.state === 'done', {
+      what: 'the replayed task done',
+    });
     expect(await findAgentTask(bed.dataSource, event.id)).toMatchObject({
       state: 'done',
       attempts: 1,
