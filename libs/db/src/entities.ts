@@ -12,6 +12,13 @@ import { DeadLetterAuditEntity } from '../../dead-letters/src/dead-letter-audit.
 import { DeadLetterEntity } from '../../dead-letters/src/dead-letter.entity';
 import { NotificationEntity } from '../../../apps/consumers/src/notifier/notification.entity';
 import { AgentTaskEntity } from '../../../apps/consumers/src/agent/agent-task.entity';
+// The saga library's entities by path, like the runtime's: its index imports @app/outbox, which imports @app/db.
+import { SagaEntity } from '../../saga/src/saga.entity';
+import { SagaStepEntity } from '../../saga/src/saga-step.entity';
+import { StockEntity } from '../../../apps/consumers/src/inventory/stock.entity';
+import { StockReservationEntity } from '../../../apps/consumers/src/inventory/stock-reservation.entity';
+import { PaymentEntity } from '../../../apps/consumers/src/payments/payment.entity';
+import { ShipmentEntity } from '../../../apps/consumers/src/shipping/shipment.entity';
 
 export const ENTITIES = [
   InboundEventEntity,
@@ -24,4 +31,10 @@ export const ENTITIES = [
   AgentTaskEntity,
   DeadLetterEntity,
   DeadLetterAuditEntity,
+  SagaEntity,
+  SagaStepEntity,
+  StockEntity,
+  StockReservationEntity,
+  PaymentEntity,
+  ShipmentEntity,
 ];

@@ -7,6 +7,8 @@ import { Notifications1764500000001 } from './1764500000001-Notifications';
 import { AgentTasks1764500000002 } from './1764500000002-AgentTasks';
 import { RetentionIndexes1764510000001 } from './1764510000001-RetentionIndexes';
 import { OutboxNotifyAfterCommit1764520000001 } from './1764520000001-OutboxNotifyAfterCommit';
+import { Sagas1764550000001 } from './1764550000001-Sagas';
+import { SagaParticipants1764550000002 } from './1764550000002-SagaParticipants';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -19,4 +21,6 @@ export const MIGRATIONS = [
   AgentTasks1764500000002,
   RetentionIndexes1764510000001,
   OutboxNotifyAfterCommit1764520000001,
+  Sagas1764550000001,
+  SagaParticipants1764550000002,
 ];
