@@ -1,7 +1,11 @@
 import { Type } from '@nestjs/common';
 import { AGENT_SERVICE } from './agent/agent.module';
+import { FULFILMENT_SERVICE } from './fulfilment/fulfilment.module';
+import { INVENTORY_SERVICE } from './inventory/inventory.module';
 import { LEDGER_SERVICE } from './ledger/ledger.module';
 import { NOTIFIER_SERVICE } from './notifier/notifier.module';
+import { PAYMENTS_SERVICE } from './payments/payments.module';
+import { SHIPPING_SERVICE } from './shipping/shipping.module';
 
 /** The team that answers for a group's dead letters and alerts. */
 export interface GroupOwner {
@@ -23,4 +27,8 @@ export const CONSUMER_SERVICES: Readonly<Record<string, ConsumerService>> = {
   ledger: LEDGER_SERVICE,
   notifier: NOTIFIER_SERVICE,
   agent: AGENT_SERVICE,
+  fulfilment: FULFILMENT_SERVICE,
+  inventory: INVENTORY_SERVICE,
+  payments: PAYMENTS_SERVICE,
+  shipping: SHIPPING_SERVICE,
 };

@@ -11,7 +11,8 @@ import { dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
 import { scheduleJob } from '@app/jobs';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { NestLogger } from '@app/logger';
+import { errorMessage, NestLogger } from '@app/logger';
+import { notifyOutbox, OutboxNotifier } from '@app/outbox';
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'pino';
@@ -49,6 +50,12 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   const apps: INestMicroservice[] = [];
   const groups: string[] = [];
   const afterDbCommit = faultInjection(config.HOOKRAIL_FAULT_KILL_AFTER_DB_COMMITS, logger);
+  // One per process: services whose handlers write outbox rows (the saga's coordinator and participants) wake the
+  // relays after their commits.
+  const outboxNotifier = new OutboxNotifier(
+    () => notifyOutbox(dataSource),
+    (error) => logger.warn({ err: errorMessage(error) }, 'could not notify the relays; they poll'),
+  );
 
   const services = config.CONSUMER_GROUPS.flatMap((group) => {
     const service = CONSUMER_SERVICES[group];
@@ -74,6 +81,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   );
 
   for (const { group, service, topics, ...names } of services) {
+    const deps = new ConsumerServiceDeps(group, config, dataSource, kafka, metrics, names.dltTopic, outboxNotifier);
     const strategy = new ConsumerServer({
       group,
       groupId: namespaced(group),
@@ -86,16 +94,15 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       maxBatchSize: config.CONSUMER_BATCH_SIZE,
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       partitionsConsumedConcurrently: config.CONSUMER_PARTITION_CONCURRENCY,
-      afterDbCommit,
+      afterDbCommit: () => {
+        deps.committed();
+        afterDbCommit?.();
+      },
     });
-    const app = await NestFactory.createMicroservice(
-      ConsumersModule.forService(
-        service.module,
-        logger,
-        new ConsumerServiceDeps(group, config, dataSource, kafka, metrics, names.dltTopic),
-      ),
-      { strategy, logger: new NestLogger(logger) },
-    );
+    const app = await NestFactory.createMicroservice(ConsumersModule.forService(service.module, logger, deps), {
+      strategy,
+      logger: new NestLogger(logger),
+    });
     app.useGlobalFilters(new RethrowErrorsFilter());
     await app.listen();
     apps.push(app);

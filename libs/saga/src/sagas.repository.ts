@@ -202,9 +202,12 @@ export const SagasRepository = {
    */
   async scheduleRetry(manager: EntityManager, id: string): Promise<{ version: number; stepName: string } | undefined> {
     const rows: Array<{ version: number; step_name: string }> = await manager.query(
-      `UPDATE sagas SET deadline = clock_timestamp(), version = version + 1, updated_at = clock_timestamp()
-        WHERE id = $1 AND state = 'failed' AND deadline IS NULL
-        RETURNING version, step_name`,
+      `WITH scheduled AS (
+         UPDATE sagas SET deadline = clock_timestamp(), version = version + 1, updated_at = clock_timestamp()
+          WHERE id = $1 AND state = 'failed' AND deadline IS NULL
+          RETURNING version, step_name
+       )
+       SELECT * FROM scheduled`,
       [id],
     );
     return rows[0] && { version: rows[0].version, stepName: rows[0].step_name };
