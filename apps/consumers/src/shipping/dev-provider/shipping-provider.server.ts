@@ -16,6 +16,8 @@ export interface ShippingProviderBehaviour extends DevBehaviour {
   rejectNext: number;
   /** Share of shipments (0–1) rejected; 1: every shipment fails permanently. */
   rejectRate: number;
+  /** Shipments to these recipients are always rejected. */
+  rejectRecipients: string[];
 }
 
 export interface Shipment {
@@ -58,7 +60,7 @@ export class DevShippingProvider extends DevProviderServer<ShippingProviderBehav
   };
 
   private constructor(apiKey?: string) {
-    super(apiKey, { rejectNext: 0, rejectRate: 0 });
+    super(apiKey, { rejectNext: 0, rejectRate: 0, rejectRecipients: [] });
   }
 
   static start(options: DevProviderOptions<ShippingProviderBehaviour> = {}): Promise<DevShippingProvider> {
@@ -88,8 +90,9 @@ export class DevShippingProvider extends DevProviderServer<ShippingProviderBehav
     if (typeof body.recipient !== 'string' || !body.recipient || !Array.isArray(body.lines))
       return { status: 400, body: { error: 'invalid_shipment', message: 'recipient and lines are required' } };
     const behaviour = this.behaviour;
-    if (behaviour.rejectNext > 0 || Math.random() < behaviour.rejectRate) {
-      if (behaviour.rejectNext > 0) behaviour.rejectNext--;
+    const rejected = behaviour.rejectRecipients.includes(body.recipient);
+    if (rejected || behaviour.rejectNext > 0 || Math.random() < behaviour.rejectRate) {
+      if (!rejected && behaviour.rejectNext > 0) behaviour.rejectNext--;
       this.counts.rejected++;
       return { status: 422, body: { error: 'undeliverable', message: 'the carrier cannot deliver to this recipient' } };
     }
