@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { CliContext, UsageError } from './cli-context';
 import { dlqCommand } from './commands/dlq.command';
 import { lagCommand, outboxBacklogCommand } from './commands/ops.command';
+import { sagasCommand } from './commands/sagas.command';
 import { CliEnv } from './config/cli.env';
 
 export const USAGE = `hookrail — operate a hookrail installation
@@ -18,6 +19,9 @@ Usage:
   hookrail dlq purge   <id>... | filters | --all [--dry-run] [--limit N] [--as NAME]
   hookrail outbox backlog                                   rows not yet published to Kafka
   hookrail lag         [--group G]...                       consumer lag per group, topic and partition
+  hookrail sagas list  [--state S] [--type T] [--key K] [--limit N]   sagas, failed first, with counts per state
+  hookrail sagas show  <id>                                  one saga: state, step, failure, every transition
+  hookrail sagas retry <id> [--as NAME]                      send a failed saga's compensation again
 
 Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T  --until T
          (T: an ISO time or a duration back from now: 30m, 6h, 2d)
@@ -42,6 +46,7 @@ const OPTIONS = {
   since: { type: 'string' },
   until: { type: 'string' },
   status: { type: 'string' },
+  state: { type: 'string' },
 } as const;
 
 /** Runs one command; returns the exit code (0 done, 1 failed, 2 usage error). */
@@ -86,6 +91,15 @@ export async function runCli(
       });
     } else if (command === 'outbox' && action === 'backlog') {
       await outboxBacklogCommand(ctx, { json: values.json });
+    } else if (command === 'sagas') {
+      await sagasCommand(ctx, action, rest, {
+        json: values.json,
+        state: values.state,
+        type: values.type,
+        key: values.key,
+        limit: values.limit,
+        as: values.as,
+      });
     } else if (command === 'lag') {
       await lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
     } else {

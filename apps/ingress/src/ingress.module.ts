@@ -11,6 +11,7 @@ import { EventsController } from './events/events.controller';
 import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { OutboxStatusRepository } from './events/outbox-status.repository';
+import { SagaStatusRepository } from './events/saga-status.repository';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
 import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
@@ -62,6 +63,7 @@ export class IngressModule {
         IngressMetrics,
         InboundEventRepository,
         OutboxStatusRepository,
+        SagaStatusRepository,
         outboxNotifierProvider,
         RecordEventUseCase,
         AcceptWebhookUseCase,

@@ -6,6 +6,7 @@ import { findAgentTask } from '../../../../../consumers/src/agent/find-agent-tas
 import { malformed, notFound } from '../../../http/problem';
 import { InboundEventRepository } from '../../inbound-event.repository';
 import { OutboxStatusRepository } from '../../outbox-status.repository';
+import { EventSagaView, SagaStatusRepository } from '../../saga-status.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -32,6 +33,8 @@ export interface EventStatus {
     nextAttemptAt: string | null;
     updatedAt: string;
   };
+  /** The saga this event started (an order placed starts its fulfilment), with every transition so far. */
+  saga?: EventSagaView;
 }
 
 /** GET /events/:id */
@@ -41,6 +44,7 @@ export class GetEventStatusUseCase {
     private readonly database: Database,
     private readonly inboundEvents: InboundEventRepository,
     private readonly outbox: OutboxStatusRepository,
+    private readonly sagas: SagaStatusRepository,
   ) {}
 
   async execute(id: string): Promise<EventStatus> {
@@ -54,6 +58,7 @@ export class GetEventStatusUseCase {
     const parked = !published && publication?.failedAt != null;
     const groups = await findGroupStatuses(manager, id);
     const task = await findAgentTask(manager, id);
+    const saga = await this.sagas.findByStartEvent(manager, id);
     return {
       id: event.id,
       source: event.source,
@@ -73,6 +78,7 @@ export class GetEventStatusUseCase {
           updatedAt: task.updatedAt.toISOString(),
         },
       }),
+      ...(saga && { saga }),
     };
   }
 }
