@@ -20,6 +20,12 @@ export interface ConsumerService {
   topics: readonly string[];
   module: Type<unknown>;
   owner: GroupOwner;
+  /**
+   * Most events per transaction for this group, below CONSUMER_BATCH_SIZE: a group whose handlers call a provider
+   * and reply through the outbox publishes its replies only when the transaction commits, so a long batch only
+   * delays them.
+   */
+  maxBatchSize?: number;
 }
 
 /** The services this app can run, by group name. A group listed in CONSUMER_GROUPS but absent here is skipped. */

@@ -91,7 +91,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       dataSource,
       logger,
       metrics,
-      maxBatchSize: config.CONSUMER_BATCH_SIZE,
+      maxBatchSize: Math.min(config.CONSUMER_BATCH_SIZE, service.maxBatchSize ?? Infinity),
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       partitionsConsumedConcurrently: config.CONSUMER_PARTITION_CONCURRENCY,
       afterDbCommit: () => {

@@ -109,7 +109,12 @@ describe('order fulfilment saga (real Kafka, Postgres, relay process and HTTP pr
 
   it('compensates nothing and charges nothing when stock runs out at the first step', async () => {
     await bed.setStock('rare-stamp', 1);
-    await bed.placeOrders([placedOrder('ord-too-many', { lines: [{ sku: 'rare-stamp', quantity: 2 }] })]);
+    await bed.setStock('postcard', 5);
+    const lines = [
+      { sku: 'postcard', quantity: 1 },
+      { sku: 'rare-stamp', quantity: 2 },
+    ];
+    await bed.placeOrders([placedOrder('ord-too-many', { lines })]);
 
     const saga = await bed.sagaIn('ord-too-many', 'compensated');
     expect(await bed.history(saga.id)).toEqual([
@@ -119,7 +124,9 @@ describe('order fulfilment saga (real Kafka, Postgres, relay process and HTTP pr
     expect(saga.failure).toBe('out of stock: rare-stamp (2 wanted, 1 available)');
     expect(await bed.commandsSent('ord-too-many')).toEqual(['inventory.reserve-stock.v1']);
     expect(chargesOf('ord-too-many')).toEqual([]);
+    // All or none: the postcard taken while the stamps were short went back in the same transaction.
     expect(await bed.stock('rare-stamp')).toBe(1);
+    expect(await bed.stock('postcard')).toBe(5);
     expect((await bed.outcomes('ord-too-many'))[0]).toMatchObject({
       type: SHOP_ORDER_FULFILMENT_FAILED_V1,
       data: { reason: 'out of stock: rare-stamp (2 wanted, 1 available)' },

@@ -14,7 +14,7 @@ export class ReleaseStockUseCase {
   async execute(command: CloudEvent<InventoryReleaseStockV1>, ctx: ConsumerContext): Promise<void> {
     const { sagaId, orderId } = command.data;
     const lines = await StockRepository.release(ctx.manager, sagaId, orderId);
-    if (lines.length > 0) await StockRepository.change(ctx.manager, lines, 1);
+    if (lines.length > 0) await StockRepository.putBack(ctx.manager, lines);
     await addSagaReply(ctx.manager, command, INVENTORY_STOCK_RELEASED_V1, INVENTORY_SOURCE, { orderId });
   }
 }

@@ -16,7 +16,7 @@ export const INVENTORY_SOURCE = '/participants/inventory';
 /**
  * Reserves an order's lines, all or none, once per saga; the reservation, the stock change and the reply commit in
  * the consumer's transaction. Not enough stock is a failure reply (`stock-reservation-failed`), not an error. A
- * command for a saga that has a reservation already is answered from it.
+ * command for a saga that has a reservation already (or a release that came first) is answered from it.
  */
 @Injectable()
 export class ReserveStockUseCase {
@@ -27,24 +27,25 @@ export class ReserveStockUseCase {
     const { manager } = ctx;
     const reply = (type: string, data: Record<string, unknown> = {}) =>
       addSagaReply(manager, command, type, INVENTORY_SOURCE, { orderId, ...data });
-    const existing = await StockRepository.findReservation(manager, sagaId);
-    if (existing?.status === 'reserved') return reply(INVENTORY_STOCK_RESERVED_V1);
-    if (existing) return reply(INVENTORY_STOCK_RESERVATION_FAILED_V1, { reason: existing.reason ?? existing.status });
-
     const lines = bySku(command.data.lines);
+    if (!(await StockRepository.claimReservation(manager, { sagaId, orderId, lines }))) {
+      const existing = await StockRepository.findReservation(manager, sagaId);
+      if (existing.status === 'reserved') return reply(INVENTORY_STOCK_RESERVED_V1);
+      return reply(INVENTORY_STOCK_RESERVATION_FAILED_V1, { reason: existing.reason ?? existing.status });
+    }
     if (this.deps.config.INVENTORY_INITIAL_STOCK > 0)
       await StockRepository.addMissingSkus(manager, lines, this.deps.config.INVENTORY_INITIAL_STOCK);
-    const available = await StockRepository.lockAvailable(manager, lines);
-    const short = lines.filter((line) => (available.get(line.sku) ?? 0) < line.quantity);
-    if (short.length > 0) {
+    const taken = await StockRepository.take(manager, lines);
+    if (taken.length < lines.length) {
+      if (taken.length > 0) await StockRepository.putBack(manager, taken);
+      const available = await StockRepository.available(manager, lines);
+      const short = lines.filter((line) => (available.get(line.sku) ?? 0) < line.quantity);
       const reason = `out of stock: ${short
         .map((line) => `${line.sku} (${line.quantity} wanted, ${available.get(line.sku) ?? 0} available)`)
         .join(', ')}`;
-      await StockRepository.insertReservation(manager, { sagaId, orderId, status: 'refused', lines: [], reason });
+      await StockRepository.refuse(manager, sagaId, reason);
       return reply(INVENTORY_STOCK_RESERVATION_FAILED_V1, { reason });
     }
-    await StockRepository.change(manager, lines, -1);
-    await StockRepository.insertReservation(manager, { sagaId, orderId, status: 'reserved', lines });
     return reply(INVENTORY_STOCK_RESERVED_V1);
   }
 }

@@ -1,4 +1,5 @@
 import { StockLineV1 } from '@app/contracts';
+import { preparedQuery } from '@app/db';
 import { EntityManager } from 'typeorm';
 import { ReservationStatus } from './stock-reservation.entity';
 
@@ -7,60 +8,80 @@ const quantities = (lines: StockLineV1[]) => lines.map((line) => line.quantity);
 
 /**
  * The inventory participant's statements, all in the consumer's transaction (the one holding the command's dedupe
- * row): a reservation, its stock change and the reply commit together.
+ * row): a reservation, its stock change and the reply commit together. A hot SKU's row stays locked until that
+ * transaction commits, so the happy path is three statements: claim the reservation, take the units, reply.
  */
 export const StockRepository = {
-  /** The saga's reservation, locked (a replay on `inventory.replay` may race the command). */
+  /** The saga's reservation, `reserved` with these lines, unless it has one already (false then). */
+  async claimReservation(
+    manager: EntityManager,
+    reservation: { sagaId: string; orderId: string; lines: StockLineV1[] },
+  ): Promise<boolean> {
+    const rows = await preparedQuery(
+      manager,
+      `INSERT INTO stock_reservations (saga_id, order_id, status, lines) VALUES ($1, $2, 'reserved', $3)
+       ON CONFLICT (saga_id) DO NOTHING RETURNING 1`,
+      [reservation.sagaId, reservation.orderId, JSON.stringify(reservation.lines)],
+    );
+    return rows.length === 1;
+  },
+
   async findReservation(
     manager: EntityManager,
     sagaId: string,
-  ): Promise<{ status: ReservationStatus; reason: string | null } | undefined> {
-    const rows = await manager.query(`SELECT status, reason FROM stock_reservations WHERE saga_id = $1 FOR UPDATE`, [
-      sagaId,
-    ]);
+  ): Promise<{ status: ReservationStatus; reason: string | null }> {
+    const rows = await manager.query(`SELECT status, reason FROM stock_reservations WHERE saga_id = $1`, [sagaId]);
     return rows[0];
   },
 
   /** SKUs without a row start with `units` (INVENTORY_INITIAL_STOCK). */
   async addMissingSkus(manager: EntityManager, lines: StockLineV1[], units: number): Promise<void> {
-    await manager.query(
+    await preparedQuery(
+      manager,
       `INSERT INTO stock (sku, available) SELECT unnest($1::varchar[]), $2 ON CONFLICT (sku) DO NOTHING`,
       [skus(lines), units],
     );
   },
 
-  /** Units available per SKU, the rows locked in SKU order (so that two reservations never lock crosswise). */
-  async lockAvailable(manager: EntityManager, lines: StockLineV1[]): Promise<Map<string, number>> {
+  /** Takes each line's units where there are enough; returns the lines taken (all of them, or the caller undoes). */
+  async take(manager: EntityManager, lines: StockLineV1[]): Promise<StockLineV1[]> {
+    return preparedQuery<StockLineV1>(
+      manager,
+      `WITH taken AS (
+         UPDATE stock s SET available = s.available - w.quantity, updated_at = now()
+           FROM unnest($1::varchar[], $2::int[]) AS w(sku, quantity)
+          WHERE s.sku = w.sku AND s.available >= w.quantity
+          RETURNING s.sku, w.quantity
+       )
+       SELECT sku, quantity FROM taken`,
+      [skus(lines), quantities(lines)],
+    );
+  },
+
+  /** Puts the lines' units back. */
+  async putBack(manager: EntityManager, lines: StockLineV1[]): Promise<void> {
+    await manager.query(
+      `UPDATE stock s SET available = s.available + w.quantity, updated_at = now()
+         FROM unnest($1::varchar[], $2::int[]) AS w(sku, quantity)
+        WHERE s.sku = w.sku`,
+      [skus(lines), quantities(lines)],
+    );
+  },
+
+  async available(manager: EntityManager, lines: StockLineV1[]): Promise<Map<string, number>> {
     const rows: Array<{ sku: string; available: number }> = await manager.query(
-      `SELECT sku, available FROM stock WHERE sku = ANY($1::varchar[]) ORDER BY sku FOR UPDATE`,
+      `SELECT sku, available FROM stock WHERE sku = ANY($1::varchar[])`,
       [skus(lines)],
     );
     return new Map(rows.map((row) => [row.sku, row.available]));
   },
 
-  /** Takes (`sign` −1) or puts back (+1) the lines' units. */
-  async change(manager: EntityManager, lines: StockLineV1[], sign: 1 | -1): Promise<void> {
+  /** The claimed reservation could not be filled: `refused`, nothing taken. */
+  async refuse(manager: EntityManager, sagaId: string, reason: string): Promise<void> {
     await manager.query(
-      `UPDATE stock s SET available = s.available + $3 * w.quantity, updated_at = now()
-         FROM unnest($1::varchar[], $2::int[]) AS w(sku, quantity)
-        WHERE s.sku = w.sku`,
-      [skus(lines), quantities(lines), sign],
-    );
-  },
-
-  async insertReservation(
-    manager: EntityManager,
-    reservation: { sagaId: string; orderId: string; status: ReservationStatus; lines: StockLineV1[]; reason?: string },
-  ): Promise<void> {
-    await manager.query(
-      `INSERT INTO stock_reservations (saga_id, order_id, status, lines, reason) VALUES ($1, $2, $3, $4, $5)`,
-      [
-        reservation.sagaId,
-        reservation.orderId,
-        reservation.status,
-        JSON.stringify(reservation.lines),
-        reservation.reason ?? null,
-      ],
+      `UPDATE stock_reservations SET status = 'refused', lines = '[]', reason = $2, updated_at = now()
+        WHERE saga_id = $1`,
+      [sagaId, reason],
     );
   },
 

@@ -35,5 +35,6 @@ export const PAYMENTS_SERVICE = {
   group: 'payments',
   topics: [TOPICS.paymentsCommands],
   module: PaymentsModule,
+  maxBatchSize: 20,
   owner: { team: 'payments', contact: 'payments@example.com' },
 } as const;

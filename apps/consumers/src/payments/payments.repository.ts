@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { bookkeepingQuery } from '../bookkeeping-query';
 import { PaymentStatus } from './payment.entity';
 
 /** A payment as its use cases read it after an intent statement. */
@@ -30,8 +31,9 @@ function toState(row: Record<string, unknown>): PaymentState {
 }
 
 /**
- * The payments participant's statements. Each commits on its own (on the DataSource, outside the consumer's
- * transaction), so that the intent survives a crash during the provider call and no row lock is held across it.
+ * The payments participant's statements. Each commits on its own (outside the consumer's transaction, without
+ * waiting for the disk: `bookkeepingQuery`), so that the intent survives a crash of the process during the provider
+ * call and no row lock is held across it.
  */
 export const PaymentsRepository = {
   /**
@@ -42,7 +44,8 @@ export const PaymentsRepository = {
     dataSource: DataSource,
     payment: { sagaId: string; orderId: string; amount: number; currency: string; chargeKey: string },
   ): Promise<PaymentState> {
-    const rows: Array<Record<string, unknown>> = await dataSource.query(
+    const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
+      dataSource,
       `WITH upsert AS (
          INSERT INTO payments (saga_id, order_id, amount, currency, status, charge_key, charge_calls)
          VALUES ($1, $2, $3, $4, 'charging', $5, 1)
@@ -61,7 +64,8 @@ export const PaymentsRepository = {
 
   /** The provider charged: `charged`, unless a refund began meanwhile (false then). */
   async markCharged(dataSource: DataSource, sagaId: string, chargeId: string): Promise<boolean> {
-    const rows: unknown[] = await dataSource.query(
+    const rows: unknown[] = await bookkeepingQuery(
+      dataSource,
       `WITH moved AS (
          UPDATE payments SET status = 'charged', charge_id = $2, updated_at = now()
           WHERE saga_id = $1 AND status = 'charging' RETURNING 1
@@ -74,7 +78,8 @@ export const PaymentsRepository = {
 
   /** The provider declined: nothing charged. */
   async markDeclined(dataSource: DataSource, sagaId: string, reason: string): Promise<void> {
-    await dataSource.query(
+    await bookkeepingQuery(
+      dataSource,
       `UPDATE payments SET status = 'declined', reason = $2, updated_at = now() WHERE saga_id = $1 AND status = 'charging'`,
       [sagaId, reason],
     );
@@ -89,7 +94,8 @@ export const PaymentsRepository = {
     dataSource: DataSource,
     payment: { sagaId: string; orderId: string; amount: number; currency: string; refundKey: string },
   ): Promise<PaymentState> {
-    const rows: Array<Record<string, unknown>> = await dataSource.query(
+    const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
+      dataSource,
       `WITH upsert AS (
          INSERT INTO payments (saga_id, order_id, amount, currency, status, refund_key, reason)
          VALUES ($1, $2, $3, $4, 'voided', $5, 'refunded before any charge')
@@ -107,7 +113,8 @@ export const PaymentsRepository = {
   },
 
   async markRefunded(dataSource: DataSource, sagaId: string, refundId: string | null, amount: number): Promise<void> {
-    await dataSource.query(
+    await bookkeepingQuery(
+      dataSource,
       `UPDATE payments SET status = 'refunded', refund_id = $2, refunded_amount = $3, updated_at = now()
         WHERE saga_id = $1 AND status = 'refunding'`,
       [sagaId, refundId, amount],

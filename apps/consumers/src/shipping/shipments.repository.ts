@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { bookkeepingQuery } from '../bookkeeping-query';
 import { ShipmentStatus } from './shipment.entity';
 
 /** A shipment as its use cases read it after an intent statement. */
@@ -23,8 +24,9 @@ function toState(row: Record<string, unknown>): ShipmentState {
 }
 
 /**
- * The shipping participant's statements. Each commits on its own (outside the consumer's transaction), so that the
- * intent survives a crash during the carrier call and no row lock is held across it.
+ * The shipping participant's statements. Each commits on its own (outside the consumer's transaction, without
+ * waiting for the disk: `bookkeepingQuery`), so that the intent survives a crash of the process during the carrier
+ * call and no row lock is held across it.
  */
 export const ShipmentsRepository = {
   /** The intent to create: a new row `creating`, or one more call of a row still `creating`; else the row as it is. */
@@ -32,7 +34,8 @@ export const ShipmentsRepository = {
     dataSource: DataSource,
     shipment: { sagaId: string; orderId: string; createKey: string },
   ): Promise<ShipmentState> {
-    const rows: Array<Record<string, unknown>> = await dataSource.query(
+    const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
+      dataSource,
       `WITH upsert AS (
          INSERT INTO shipments (saga_id, order_id, status, create_key, create_calls)
          VALUES ($1, $2, 'creating', $3, 1)
@@ -50,7 +53,8 @@ export const ShipmentsRepository = {
   },
 
   async markCreated(dataSource: DataSource, sagaId: string, shipmentId: string): Promise<void> {
-    await dataSource.query(
+    await bookkeepingQuery(
+      dataSource,
       `UPDATE shipments SET status = 'created', shipment_id = $2, updated_at = now()
         WHERE saga_id = $1 AND status = 'creating'`,
       [sagaId, shipmentId],
@@ -58,7 +62,8 @@ export const ShipmentsRepository = {
   },
 
   async markRejected(dataSource: DataSource, sagaId: string, reason: string): Promise<void> {
-    await dataSource.query(
+    await bookkeepingQuery(
+      dataSource,
       `UPDATE shipments SET status = 'rejected', reason = $2, updated_at = now()
         WHERE saga_id = $1 AND status = 'creating'`,
       [sagaId, reason],
@@ -73,7 +78,8 @@ export const ShipmentsRepository = {
     dataSource: DataSource,
     shipment: { sagaId: string; orderId: string; cancelKey: string },
   ): Promise<ShipmentState> {
-    const rows: Array<Record<string, unknown>> = await dataSource.query(
+    const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
+      dataSource,
       `WITH upsert AS (
          INSERT INTO shipments (saga_id, order_id, status, cancel_key, reason)
          VALUES ($1, $2, 'voided', $3, 'cancelled before any shipment')
@@ -91,7 +97,8 @@ export const ShipmentsRepository = {
   },
 
   async markCancelled(dataSource: DataSource, sagaId: string): Promise<void> {
-    await dataSource.query(
+    await bookkeepingQuery(
+      dataSource,
       `UPDATE shipments SET status = 'cancelled', updated_at = now() WHERE saga_id = $1 AND status = 'cancelling'`,
       [sagaId],
     );
