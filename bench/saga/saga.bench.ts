@@ -25,6 +25,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 20);
 const WARMUP = Number(process.env.BENCH_WARMUP || 500);
 /** Orders sent as fast as the ingress takes them, for the throughput figure. */
 const FLAT_OUT = Number(process.env.BENCH_FLAT_OUT || 5_000);
+// Node flags for the three apps (heap limits, or --cpu-prof with --cpu-prof-dir for profiles).
+const NODE_OPTIONS = (process.env.BENCH_SAGA_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
 const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 
 /** One load phase: the orders numbered [from, to) and what the HTTP side saw. */
@@ -61,22 +63,30 @@ async function main(): Promise<void> {
   );
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const common = { DATABASE_URL: url, KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: 'warn', METRICS_PORT: '0' };
-  const consumers = spawnBuilt('dist/apps/consumers/src/main.js', {
-    ...common,
-    CONSUMER_GROUPS: 'ledger,fulfilment,inventory,payments,shipping',
-    KAFKA_NAMESPACE: namespace,
-    DEAD_LETTER_STORE: 'false',
-    PAYMENT_PROVIDER_URL: payments.url,
-    SHIPPING_PROVIDER_URL: shipping.url,
-    INVENTORY_INITIAL_STOCK: '1000000000',
-  });
-  const ingress = spawnBuilt('dist/apps/ingress/src/main.js', {
-    ...common,
-    HOOKRAIL_SOURCES: sourcesFile,
-    ADMIN_TOKEN: randomBytes(16).toString('hex'),
-    PORT: String(port),
-  });
-  const relay = spawnBuilt('dist/apps/relay/src/main.js', common);
+  const consumers = spawnBuilt(
+    'dist/apps/consumers/src/main.js',
+    {
+      ...common,
+      CONSUMER_GROUPS: 'ledger,fulfilment,inventory,payments,shipping',
+      KAFKA_NAMESPACE: namespace,
+      DEAD_LETTER_STORE: 'false',
+      PAYMENT_PROVIDER_URL: payments.url,
+      SHIPPING_PROVIDER_URL: shipping.url,
+      INVENTORY_INITIAL_STOCK: '1000000000',
+    },
+    NODE_OPTIONS,
+  );
+  const ingress = spawnBuilt(
+    'dist/apps/ingress/src/main.js',
+    {
+      ...common,
+      HOOKRAIL_SOURCES: sourcesFile,
+      ADMIN_TOKEN: randomBytes(16).toString('hex'),
+      PORT: String(port),
+    },
+    NODE_OPTIONS,
+  );
+  const relay = spawnBuilt('dist/apps/relay/src/main.js', common, NODE_OPTIONS);
   const db = new Client({ connectionString: url });
   try {
     await waitHttp(port, '/healthz', 60_000);

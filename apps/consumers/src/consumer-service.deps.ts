@@ -21,6 +21,8 @@ export class ConsumerServiceDeps {
     readonly dltTopic: string,
     /** Wakes the relays; services that write outbox rows call it after their commits (see `afterCommit`). */
     readonly outboxNotifier: OutboxNotifier = new OutboxNotifier(async () => undefined),
+    /** A pool whose commits do not wait for the disk, for bookkeeping around provider calls (`bookkeepingQuery`). */
+    readonly bookkeeping: DataSource = dataSource,
   ) {}
 
   /** A topic as this deployment names it (`KAFKA_NAMESPACE` prefix). */

@@ -33,6 +33,17 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     applicationName: 'hookrail-consumers',
     poolSize: 2 + config.CONSUMER_GROUPS.length * config.CONSUMER_PARTITION_CONCURRENCY,
   });
+  // The saga's participants that call providers commit their bookkeeping around each call on a pool of its own that
+  // does not wait for the disk (see bookkeepingQuery).
+  const callsProviders = config.CONSUMER_GROUPS.some((group) => group === 'payments' || group === 'shipping');
+  const bookkeeping = callsProviders
+    ? await connect({
+        url: config.DATABASE_URL,
+        applicationName: 'hookrail-consumers-bookkeeping',
+        poolSize: 2 * config.CONSUMER_PARTITION_CONCURRENCY,
+        synchronousCommit: 'off',
+      })
+    : dataSource;
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });
   const metricsServer =
@@ -81,7 +92,16 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   );
 
   for (const { group, service, topics, ...names } of services) {
-    const deps = new ConsumerServiceDeps(group, config, dataSource, kafka, metrics, names.dltTopic, outboxNotifier);
+    const deps = new ConsumerServiceDeps(
+      group,
+      config,
+      dataSource,
+      kafka,
+      metrics,
+      names.dltTopic,
+      outboxNotifier,
+      bookkeeping,
+    );
     const strategy = new ConsumerServer({
       group,
       groupId: namespaced(group),
@@ -130,6 +150,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       await Promise.all([retention.stop(), historyRetention.stop()]);
       await Promise.all(apps.map((app) => app.close()));
       await metricsServer?.close();
+      if (bookkeeping !== dataSource) await bookkeeping.destroy();
       await dataSource.destroy();
     },
   };

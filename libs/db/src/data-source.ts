@@ -10,6 +10,11 @@ export interface DataSourceSettings {
   /** Fail fast when Postgres is unreachable, so a request gets a 503 instead of hanging. */
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /**
+   * `off`: this pool's commits do not wait for their WAL to reach the disk (`synchronous_commit`), for writes whose
+   * loss in a crash of Postgres itself is harmless (a participant's bookkeeping around an idempotent provider call).
+   */
+  synchronousCommit?: 'on' | 'off';
 }
 
 export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptions {
@@ -27,6 +32,7 @@ export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptio
       max: settings.poolSize ?? 10,
       connectionTimeoutMillis: settings.connectTimeoutMs ?? 2000,
       statement_timeout: settings.statementTimeoutMs ?? 10_000,
+      ...(settings.synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),
     },
   };
 }

@@ -40,7 +40,7 @@ export class ChargeCardUseCase {
     const { sagaId, orderId, amount, currency, customerId, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
       addSagaReply(ctx.manager, command, type, PAYMENTS_SOURCE, { orderId, ...data });
-    const payment = await PaymentsRepository.recordChargeIntent(this.deps.dataSource, {
+    const payment = await PaymentsRepository.recordChargeIntent(this.deps.bookkeeping, {
       sagaId,
       orderId,
       amount,
@@ -64,11 +64,11 @@ export class ChargeCardUseCase {
       );
     } catch (error) {
       if (!(error instanceof PaymentRejectedError)) throw error;
-      await PaymentsRepository.markDeclined(this.deps.dataSource, sagaId, error.message);
+      await PaymentsRepository.markDeclined(this.deps.bookkeeping, sagaId, error.message);
       return reply(PAYMENTS_CARD_CHARGE_FAILED_V1, { reason: error.message });
     }
     this.fault.called({ sagaId, eventId: command.id });
-    if (!(await PaymentsRepository.markCharged(this.deps.dataSource, sagaId, charged.chargeId))) {
+    if (!(await PaymentsRepository.markCharged(this.deps.bookkeeping, sagaId, charged.chargeId))) {
       // A refund began while this charge was in flight (an operator replay racing the compensation): say so loudly.
       this.logger.error({ sagaId, chargeId: charged.chargeId }, 'charged after the refund of this payment began');
     }

@@ -41,11 +41,11 @@ export const PaymentsRepository = {
    * is unknown). Any other status is returned as it is, and no call must be made.
    */
   async recordChargeIntent(
-    dataSource: DataSource,
+    bookkeeping: DataSource,
     payment: { sagaId: string; orderId: string; amount: number; currency: string; chargeKey: string },
   ): Promise<PaymentState> {
     const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `WITH upsert AS (
          INSERT INTO payments (saga_id, order_id, amount, currency, status, charge_key, charge_calls)
          VALUES ($1, $2, $3, $4, 'charging', $5, 1)
@@ -63,9 +63,9 @@ export const PaymentsRepository = {
   },
 
   /** The provider charged: `charged`, unless a refund began meanwhile (false then). */
-  async markCharged(dataSource: DataSource, sagaId: string, chargeId: string): Promise<boolean> {
+  async markCharged(bookkeeping: DataSource, sagaId: string, chargeId: string): Promise<boolean> {
     const rows: unknown[] = await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `WITH moved AS (
          UPDATE payments SET status = 'charged', charge_id = $2, updated_at = now()
           WHERE saga_id = $1 AND status = 'charging' RETURNING 1
@@ -77,9 +77,9 @@ export const PaymentsRepository = {
   },
 
   /** The provider declined: nothing charged. */
-  async markDeclined(dataSource: DataSource, sagaId: string, reason: string): Promise<void> {
+  async markDeclined(bookkeeping: DataSource, sagaId: string, reason: string): Promise<void> {
     await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `UPDATE payments SET status = 'declined', reason = $2, updated_at = now() WHERE saga_id = $1 AND status = 'charging'`,
       [sagaId, reason],
     );
@@ -91,11 +91,11 @@ export const PaymentsRepository = {
    * refused; any other status is returned as it is.
    */
   async recordRefundIntent(
-    dataSource: DataSource,
+    bookkeeping: DataSource,
     payment: { sagaId: string; orderId: string; amount: number; currency: string; refundKey: string },
   ): Promise<PaymentState> {
     const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `WITH upsert AS (
          INSERT INTO payments (saga_id, order_id, amount, currency, status, refund_key, reason)
          VALUES ($1, $2, $3, $4, 'voided', $5, 'refunded before any charge')
@@ -112,9 +112,9 @@ export const PaymentsRepository = {
     return toState(rows[0]);
   },
 
-  async markRefunded(dataSource: DataSource, sagaId: string, refundId: string | null, amount: number): Promise<void> {
+  async markRefunded(bookkeeping: DataSource, sagaId: string, refundId: string | null, amount: number): Promise<void> {
     await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `UPDATE payments SET status = 'refunded', refund_id = $2, refunded_amount = $3, updated_at = now()
         WHERE saga_id = $1 AND status = 'refunding'`,
       [sagaId, refundId, amount],

@@ -37,7 +37,7 @@ export class RefundChargeUseCase {
     const { sagaId, orderId, amount, currency, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
       addSagaReply(ctx.manager, command, type, PAYMENTS_SOURCE, { orderId, ...data });
-    const payment = await PaymentsRepository.recordRefundIntent(this.deps.dataSource, {
+    const payment = await PaymentsRepository.recordRefundIntent(this.deps.bookkeeping, {
       sagaId,
       orderId,
       amount,
@@ -56,7 +56,7 @@ export class RefundChargeUseCase {
       return reply(PAYMENTS_CHARGE_REFUND_FAILED_V1, { reason: error.message });
     }
     this.fault.called({ sagaId, eventId: command.id });
-    await PaymentsRepository.markRefunded(this.deps.dataSource, sagaId, refunded.refundId, refunded.amount);
+    await PaymentsRepository.markRefunded(this.deps.bookkeeping, sagaId, refunded.refundId, refunded.amount);
     return reply(PAYMENTS_CHARGE_REFUNDED_V1, { amount: refunded.amount, currency });
   }
 }

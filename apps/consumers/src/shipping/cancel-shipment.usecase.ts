@@ -28,7 +28,7 @@ export class CancelShipmentUseCase {
     const { sagaId, orderId, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown> = {}) =>
       addSagaReply(ctx.manager, command, type, SHIPPING_SOURCE, { orderId, ...data });
-    const shipment = await ShipmentsRepository.recordCancelIntent(this.deps.dataSource, {
+    const shipment = await ShipmentsRepository.recordCancelIntent(this.deps.bookkeeping, {
       sagaId,
       orderId,
       cancelKey: idempotencyKey,
@@ -40,7 +40,7 @@ export class CancelShipmentUseCase {
       if (!(error instanceof ShipmentRejectedError)) throw error;
       return reply(SHIPPING_SHIPMENT_CANCELLATION_FAILED_V1, { reason: error.message });
     }
-    await ShipmentsRepository.markCancelled(this.deps.dataSource, sagaId);
+    await ShipmentsRepository.markCancelled(this.deps.bookkeeping, sagaId);
     return reply(SHIPPING_SHIPMENT_CANCELLED_V1);
   }
 }

@@ -37,7 +37,7 @@ export class CreateShipmentUseCase {
     const { sagaId, orderId, recipient, lines, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
       addSagaReply(ctx.manager, command, type, SHIPPING_SOURCE, { orderId, ...data });
-    const shipment = await ShipmentsRepository.recordCreateIntent(this.deps.dataSource, {
+    const shipment = await ShipmentsRepository.recordCreateIntent(this.deps.bookkeeping, {
       sagaId,
       orderId,
       createKey: idempotencyKey,
@@ -58,11 +58,11 @@ export class CreateShipmentUseCase {
       );
     } catch (error) {
       if (!(error instanceof ShipmentRejectedError)) throw error;
-      await ShipmentsRepository.markRejected(this.deps.dataSource, sagaId, error.message);
+      await ShipmentsRepository.markRejected(this.deps.bookkeeping, sagaId, error.message);
       return reply(SHIPPING_SHIPMENT_CREATION_FAILED_V1, { reason: error.message });
     }
     this.fault.called({ sagaId, eventId: command.id });
-    await ShipmentsRepository.markCreated(this.deps.dataSource, sagaId, created.shipmentId);
+    await ShipmentsRepository.markCreated(this.deps.bookkeeping, sagaId, created.shipmentId);
     return reply(SHIPPING_SHIPMENT_CREATED_V1, { shipmentId: created.shipmentId });
   }
 }

@@ -31,11 +31,11 @@ function toState(row: Record<string, unknown>): ShipmentState {
 export const ShipmentsRepository = {
   /** The intent to create: a new row `creating`, or one more call of a row still `creating`; else the row as it is. */
   async recordCreateIntent(
-    dataSource: DataSource,
+    bookkeeping: DataSource,
     shipment: { sagaId: string; orderId: string; createKey: string },
   ): Promise<ShipmentState> {
     const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `WITH upsert AS (
          INSERT INTO shipments (saga_id, order_id, status, create_key, create_calls)
          VALUES ($1, $2, 'creating', $3, 1)
@@ -52,18 +52,18 @@ export const ShipmentsRepository = {
     return toState(rows[0]);
   },
 
-  async markCreated(dataSource: DataSource, sagaId: string, shipmentId: string): Promise<void> {
+  async markCreated(bookkeeping: DataSource, sagaId: string, shipmentId: string): Promise<void> {
     await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `UPDATE shipments SET status = 'created', shipment_id = $2, updated_at = now()
         WHERE saga_id = $1 AND status = 'creating'`,
       [sagaId, shipmentId],
     );
   },
 
-  async markRejected(dataSource: DataSource, sagaId: string, reason: string): Promise<void> {
+  async markRejected(bookkeeping: DataSource, sagaId: string, reason: string): Promise<void> {
     await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `UPDATE shipments SET status = 'rejected', reason = $2, updated_at = now()
         WHERE saga_id = $1 AND status = 'creating'`,
       [sagaId, reason],
@@ -75,11 +75,11 @@ export const ShipmentsRepository = {
    * inserted, so a create arriving later is refused; any other status is returned as it is.
    */
   async recordCancelIntent(
-    dataSource: DataSource,
+    bookkeeping: DataSource,
     shipment: { sagaId: string; orderId: string; cancelKey: string },
   ): Promise<ShipmentState> {
     const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `WITH upsert AS (
          INSERT INTO shipments (saga_id, order_id, status, cancel_key, reason)
          VALUES ($1, $2, 'voided', $3, 'cancelled before any shipment')
@@ -96,9 +96,9 @@ export const ShipmentsRepository = {
     return toState(rows[0]);
   },
 
-  async markCancelled(dataSource: DataSource, sagaId: string): Promise<void> {
+  async markCancelled(bookkeeping: DataSource, sagaId: string): Promise<void> {
     await bookkeepingQuery(
-      dataSource,
+      bookkeeping,
       `UPDATE shipments SET status = 'cancelled', updated_at = now() WHERE saga_id = $1 AND status = 'cancelling'`,
       [sagaId],
     );
