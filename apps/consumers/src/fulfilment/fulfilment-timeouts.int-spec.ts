@@ -1,14 +1,20 @@
 import { retryFailedSaga } from '@app/saga';
-import { waitFor } from '@app/testing';
+import { freePort, waitFor } from '@app/testing';
 import { placedOrder, SagaTestBed } from './testing/saga-test-bed';
 
 describe('order fulfilment saga: deadlines, retries and a human in the loop', () => {
   let bed: SagaTestBed;
+  let metricsPort: number;
 
   beforeAll(async () => {
     bed = await SagaTestBed.start('saga-deadlines');
+    metricsPort = await freePort();
     // Two seconds per command, one resend: a step gives up after about four seconds.
-    await bed.startConsumers({ FULFILMENT_STEP_TIMEOUT_MS: '2000', FULFILMENT_STEP_RETRIES: '1' });
+    await bed.startConsumers({
+      FULFILMENT_STEP_TIMEOUT_MS: '2000',
+      FULFILMENT_STEP_RETRIES: '1',
+      METRICS_PORT: String(metricsPort),
+    });
     await bed.startRelay();
   });
 
@@ -97,5 +103,13 @@ describe('order fulfilment saga: deadlines, retries and a human in the loop', ()
       state: 'compensated',
       retryPending: false,
     });
+  });
+
+  it('counts sagas per state at scrape time and the transitions into each state', async () => {
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toContain('hookrail_sagas{type="order-fulfilment",state="compensated"} 2');
+    expect(metrics).toContain('hookrail_sagas{type="order-fulfilment",state="failed"} 0');
+    expect(metrics).toContain('hookrail_saga_transitions_total{type="order-fulfilment",state="failed"} 1');
+    expect(metrics).toContain('hookrail_saga_transitions_total{type="order-fulfilment",state="compensated"} 2');
   });
 });
