@@ -72,7 +72,6 @@ async function main(): Promise<void> {
       DEAD_LETTER_STORE: 'false',
       PAYMENT_PROVIDER_URL: payments.url,
       SHIPPING_PROVIDER_URL: shipping.url,
-      INVENTORY_INITIAL_STOCK: '1000000000',
     },
     NODE_OPTIONS,
   );
@@ -91,6 +90,8 @@ async function main(): Promise<void> {
   try {
     await waitHttp(port, '/healthz', 60_000);
     await db.connect();
+    // Stock for every order (signedRequests orders notebooks), so that no saga is compensated.
+    await db.query(`INSERT INTO stock (sku, available) VALUES ('notebook', 1000000000)`);
     // Every order its own id (one saga per order), in one list so that the phases never share one.
     const total = WARMUP + RATE * SECONDS + FLAT_OUT;
     const requests = signedRequests(secret, total, total);

@@ -1,5 +1,7 @@
 import { CloudEvent, toKafkaRecord } from '@app/contracts';
 import { EntityManager } from 'typeorm';
+// By path, like outbox-notify: @app/db's entity list imports @app/outbox.
+import { preparedQuery } from '../../db/src/pool-query';
 import { laneOf } from './outbox-lanes';
 
 /** The column values of one outbox row, in the order of OUTBOX_COLUMNS. */
@@ -40,10 +42,11 @@ export const outboxParams = (row: NewOutboxRow): unknown[] => [
  * Adds a CloudEvent to the outbox inside the caller's transaction (`manager` is the transaction's manager): it is
  * published when, and only if, that transaction commits. The topic is chosen by the caller; the key is the subject.
  * After the commit, call `OutboxNotifier#committed` (or `notifyOutbox`) so a relay picks it up at once rather than at
- * its next poll.
+ * its next poll. The insert is prepared once per connection (a saga writes one per message it handles).
  */
 export async function addToOutbox(manager: EntityManager, topic: string, event: CloudEvent): Promise<void> {
-  await manager.query(
+  await preparedQuery(
+    manager,
     `INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`,
     outboxParams(toOutboxRow(topic, event)),
   );
