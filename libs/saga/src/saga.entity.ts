@@ -10,6 +10,7 @@ import { SagaState } from './saga-definition';
 @Index('ix_sagas_deadline', ['deadline'], { where: 'deadline IS NOT NULL' })
 @Index('ix_sagas_start_event_id', ['startEventId'])
 @Index('ix_sagas_state_updated_at', ['state', 'updatedAt'])
+@Index('ix_sagas_ended_at', ['endedAt'], { where: 'ended_at IS NOT NULL' })
 export class SagaEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_sagas' })
   id: string;

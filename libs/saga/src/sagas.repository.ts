@@ -213,6 +213,27 @@ export const SagasRepository = {
     return rows[0] && { version: rows[0].version, stepName: rows[0].step_name };
   },
 
+  /**
+   * Retention: up to `limit` sagas that ended (`completed`, `compensated`) before `cutoff`, with their history. Sagas
+   * in flight or `failed` are never deleted.
+   */
+  async deleteEndedBefore(db: DataSource | EntityManager, cutoff: Date, limit: number): Promise<number> {
+    const [{ deleted }]: Array<{ deleted: number }> = await db.query(
+      `WITH doomed AS (
+         SELECT id FROM sagas
+          WHERE ended_at < $1 AND state IN ('completed', 'compensated')
+          ORDER BY ended_at LIMIT $2
+       ), history AS (
+         DELETE FROM saga_steps s USING doomed d WHERE s.saga_id = d.id
+       ), gone AS (
+         DELETE FROM sagas g USING doomed d WHERE g.id = d.id RETURNING 1
+       )
+       SELECT count(*)::int AS deleted FROM gone`,
+      [cutoff, limit],
+    );
+    return deleted;
+  },
+
   /** Sagas per type and state, for the `hookrail_sagas` gauge. */
   async countByTypeAndState(
     db: DataSource | EntityManager,

@@ -30,6 +30,7 @@ export class Sagas1764550000001 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "ix_sagas_deadline" ON "sagas" ("deadline") WHERE deadline IS NOT NULL`);
     await queryRunner.query(`CREATE INDEX "ix_sagas_start_event_id" ON "sagas" ("start_event_id")`);
     await queryRunner.query(`CREATE INDEX "ix_sagas_state_updated_at" ON "sagas" ("state", "updated_at")`);
+    await queryRunner.query(`CREATE INDEX "ix_sagas_ended_at" ON "sagas" ("ended_at") WHERE ended_at IS NOT NULL`);
     await queryRunner.query(`
       CREATE TABLE "saga_steps" (
         "saga_id" uuid NOT NULL,
