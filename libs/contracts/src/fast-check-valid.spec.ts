@@ -92,7 +92,10 @@ function classValidatorSays(instance: object): boolean {
 }
 
 describe('fastCheckValid', () => {
-  it.each(Object.keys(EVENT_TYPES))('gives class-validator’s answer for 2,000 mutated %s payloads', (type) => {
+  // The shop order types get 2,000 runs each; the fulfilment saga's many small types share their rules, 400 each.
+  const runsOf = (type: string) => (type.startsWith('shop.order.') ? 2_000 : 400);
+
+  it.each(Object.keys(EVENT_TYPES))('gives class-validator’s answer for mutated %s payloads', (type) => {
     const eventClass = EVENT_TYPES[type];
     let valid = 0;
     fc.assert(
@@ -102,11 +105,11 @@ describe('fastCheckValid', () => {
         if (expected) valid += 1;
         expect(fastCheckValid(instance)).toBe(expected);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runsOf(type) },
     );
     // Both answers occur, so the property is not vacuous.
     expect(valid).toBeGreaterThan(0);
-    expect(valid).toBeLessThan(2_000);
+    expect(valid).toBeLessThan(runsOf(type));
   });
 
   it('says yes to an untouched valid payload of every type', () => {
