@@ -28,14 +28,14 @@ export class ReserveStockUseCase {
     const reply = (type: string, data: Record<string, unknown> = {}) =>
       addSagaReply(manager, command, type, INVENTORY_SOURCE, { orderId, ...data });
     const lines = bySku(command.data.lines);
-    if (!(await StockRepository.claimReservation(manager, { sagaId, orderId, lines }))) {
+    if (this.deps.config.INVENTORY_INITIAL_STOCK > 0)
+      await StockRepository.addMissingSkus(manager, lines, this.deps.config.INVENTORY_INITIAL_STOCK);
+    const { claimed, taken } = await StockRepository.reserve(manager, { sagaId, orderId, lines });
+    if (!claimed) {
       const existing = await StockRepository.findReservation(manager, sagaId);
       if (existing.status === 'reserved') return reply(INVENTORY_STOCK_RESERVED_V1);
       return reply(INVENTORY_STOCK_RESERVATION_FAILED_V1, { reason: existing.reason ?? existing.status });
     }
-    if (this.deps.config.INVENTORY_INITIAL_STOCK > 0)
-      await StockRepository.addMissingSkus(manager, lines, this.deps.config.INVENTORY_INITIAL_STOCK);
-    const taken = await StockRepository.take(manager, lines);
     if (taken.length < lines.length) {
       if (taken.length > 0) await StockRepository.putBack(manager, taken);
       const available = await StockRepository.available(manager, lines);

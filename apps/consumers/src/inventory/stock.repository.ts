@@ -9,21 +9,40 @@ const quantities = (lines: StockLineV1[]) => lines.map((line) => line.quantity);
 /**
  * The inventory participant's statements, all in the consumer's transaction (the one holding the command's dedupe
  * row): a reservation, its stock change and the reply commit together. A hot SKU's row stays locked until that
- * transaction commits, so the happy path is three statements: claim the reservation, take the units, reply.
+ * transaction commits, so the happy path is two statements: claim the reservation and take the units, then reply.
  */
 export const StockRepository = {
-  /** The saga's reservation, `reserved` with these lines, unless it has one already (false then). */
-  async claimReservation(
+  /**
+   * One statement: the saga's reservation, `reserved` with these lines, unless it has one already (`claimed` false
+   * then, nothing taken); and, when claimed, each line's units taken where there are enough. `taken` lists the lines
+   * taken: all of them, or the caller puts them back and refuses the reservation.
+   */
+  async reserve(
     manager: EntityManager,
     reservation: { sagaId: string; orderId: string; lines: StockLineV1[] },
-  ): Promise<boolean> {
-    const rows = await preparedQuery(
+  ): Promise<{ claimed: boolean; taken: StockLineV1[] }> {
+    const [row] = await preparedQuery<{ claimed: boolean; taken: StockLineV1[] | null }>(
       manager,
-      `INSERT INTO stock_reservations (saga_id, order_id, status, lines) VALUES ($1, $2, 'reserved', $3)
-       ON CONFLICT (saga_id) DO NOTHING RETURNING 1`,
-      [reservation.sagaId, reservation.orderId, JSON.stringify(reservation.lines)],
+      `WITH claim AS (
+         INSERT INTO stock_reservations (saga_id, order_id, status, lines) VALUES ($1, $2, 'reserved', $3)
+         ON CONFLICT (saga_id) DO NOTHING RETURNING saga_id
+       ), taken AS (
+         UPDATE stock s SET available = s.available - w.quantity, updated_at = now()
+           FROM unnest($4::varchar[], $5::int[]) AS w(sku, quantity), claim
+          WHERE s.sku = w.sku AND s.available >= w.quantity
+          RETURNING s.sku, w.quantity
+       )
+       SELECT EXISTS (SELECT 1 FROM claim) AS claimed,
+              (SELECT json_agg(json_build_object('sku', sku, 'quantity', quantity)) FROM taken) AS taken`,
+      [
+        reservation.sagaId,
+        reservation.orderId,
+        JSON.stringify(reservation.lines),
+        skus(reservation.lines),
+        quantities(reservation.lines),
+      ],
     );
-    return rows.length === 1;
+    return { claimed: row.claimed, taken: row.taken ?? [] };
   },
 
   async findReservation(
@@ -40,21 +59,6 @@ export const StockRepository = {
       manager,
       `INSERT INTO stock (sku, available) SELECT unnest($1::varchar[]), $2 ON CONFLICT (sku) DO NOTHING`,
       [skus(lines), units],
-    );
-  },
-
-  /** Takes each line's units where there are enough; returns the lines taken (all of them, or the caller undoes). */
-  async take(manager: EntityManager, lines: StockLineV1[]): Promise<StockLineV1[]> {
-    return preparedQuery<StockLineV1>(
-      manager,
-      `WITH taken AS (
-         UPDATE stock s SET available = s.available - w.quantity, updated_at = now()
-           FROM unnest($1::varchar[], $2::int[]) AS w(sku, quantity)
-          WHERE s.sku = w.sku AND s.available >= w.quantity
-          RETURNING s.sku, w.quantity
-       )
-       SELECT sku, quantity FROM taken`,
-      [skus(lines), quantities(lines)],
     );
   },
 
