@@ -31,6 +31,8 @@ async function main(): Promise<void> {
       `start: SHOP_WEBHOOK_SECRET was not set; this run's secret for the "shop" source is ${process.env.SHOP_WEBHOOK_SECRET}`,
     );
   }
+  // Demo orders reserve stock that nobody stocked: every SKU starts with this many units at its first reservation.
+  process.env.INVENTORY_INITIAL_STOCK ||= '1000';
   if (!process.env.ADMIN_TOKEN) {
     process.env.ADMIN_TOKEN = randomBytes(24).toString('hex');
     console.log(`start: ADMIN_TOKEN was not set; this run's admin token is ${process.env.ADMIN_TOKEN}`);
@@ -60,6 +62,13 @@ async function main(): Promise<void> {
       ...(process.env.MODEL_BASE_URL
         ? []
         : [{ command: 'npm run --silent dev:model', name: 'model', prefixColor: 'blue' }]),
+      // The fulfilment saga's payments and shipping participants, likewise.
+      ...(process.env.PAYMENT_PROVIDER_URL
+        ? []
+        : [{ command: 'npm run --silent dev:payment-provider', name: 'payments', prefixColor: 'white' }]),
+      ...(process.env.SHIPPING_PROVIDER_URL
+        ? []
+        : [{ command: 'npm run --silent dev:shipping-provider', name: 'shipping', prefixColor: 'gray' }]),
     ],
     { prefix: 'name', killOthersOn: ['failure'], cwd: root },
   );

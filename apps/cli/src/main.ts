@@ -10,6 +10,7 @@ import { endpointsCommand } from './commands/endpoints.command';
 import { jobsCommand } from './commands/jobs.command';
 import { breakersCommand, lagCommand, outboxBacklogCommand } from './commands/ops.command';
 import { traceCommand } from './commands/trace.command';
+import { sagasCommand } from './commands/sagas.command';
 import { CliEnv } from './config/cli.env';
 
 export const USAGE = `hookrail — operate a hookrail installation
@@ -40,6 +41,10 @@ Usage:
   hookrail deliveries show <endpoint-id> <delivery-id>      one delivery: payload and every attempt
   hookrail deliveries replay <endpoint-id> <delivery-id> | --since T [--until T] [--dry-run]
                                                             send again (the webhook-id stays the event id)
+
+  hookrail sagas list  [--state S] [--type T] [--key K] [--limit N]   sagas, failed first, with counts per state
+  hookrail sagas show  <id>                                  one saga: state, step, failure, every transition
+  hookrail sagas retry <id> [--as NAME]                      send a failed saga's compensation again
 
 Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T  --until T
          (T: an ISO time or a duration back from now: 30m, 6h, 2d)
@@ -73,6 +78,7 @@ const OPTIONS = {
   'max-in-flight': { type: 'string' },
   reason: { type: 'string' },
   overlap: { type: 'string' },
+  state: { type: 'string' },
 } as const;
 
 /** Runs one command; returns the exit code (0 done, 1 failed, 2 usage error). */
@@ -140,6 +146,15 @@ export async function runCli(
       });
     } else if (command === 'outbox' && action === 'backlog') {
       await outboxBacklogCommand(ctx, { json: values.json });
+    } else if (command === 'sagas') {
+      await sagasCommand(ctx, action, rest, {
+        json: values.json,
+        state: values.state,
+        type: values.type,
+        key: values.key,
+        limit: values.limit,
+        as: values.as,
+      });
     } else if (command === 'lag') {
       await lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
     } else if (command === 'breakers') {

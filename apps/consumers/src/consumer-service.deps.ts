@@ -1,4 +1,5 @@
 import { ConsumerMetrics } from '@app/consumer-runtime';
+import { OutboxNotifier } from '@app/outbox';
 import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { ConsumersEnv } from './config/consumers.env';
@@ -8,6 +9,8 @@ import { ConsumersEnv } from './config/consumers.env';
  * whose work reaches past the handler's transaction (an intent committed before an email, a worker pool) need them.
  */
 export class ConsumerServiceDeps {
+  private readonly commitHooks: Array<() => void> = [];
+
   constructor(
     readonly group: string,
     readonly config: ConsumersEnv,
@@ -16,5 +19,27 @@ export class ConsumerServiceDeps {
     readonly metrics: ConsumerMetrics,
     /** The group's dead-letter topic as this deployment names it. */
     readonly dltTopic: string,
+    /** Wakes the relays; services that write outbox rows call it after their commits (see `afterCommit`). */
+    readonly outboxNotifier: OutboxNotifier = new OutboxNotifier(async () => undefined),
+    /** A pool whose commits do not wait for the disk, for bookkeeping around provider calls (`bookkeepingQuery`). */
+    readonly bookkeeping: DataSource = dataSource,
   ) {}
+
+  /** A topic as this deployment names it (`KAFKA_NAMESPACE` prefix). */
+  topic(name: string): string {
+    return `${this.config.KAFKA_NAMESPACE}${name}`;
+  }
+
+  /**
+   * Runs `hook` after every database commit of this group's handler transactions, before the offset commit: a
+   * service whose handlers write outbox rows wakes the relays here (`outboxNotifier.committed()`).
+   */
+  afterCommit(hook: () => void): void {
+    this.commitHooks.push(hook);
+  }
+
+  /** Called by the runtime after each database commit of the group. */
+  committed(): void {
+    for (const hook of this.commitHooks) hook();
+  }
 }

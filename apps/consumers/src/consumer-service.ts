@@ -18,4 +18,10 @@ export interface ConsumerService {
   owner: GroupOwner;
   /** How long a message waiting on a down dependency is retried before it is dead-lettered (CONSUMER_RETRY_CEILING_MS). */
   retryCeilingMs?: number;
+  /**
+   * Most events per transaction for this group, below CONSUMER_BATCH_SIZE: a group whose handlers call a provider
+   * and reply through the outbox publishes its replies only when the transaction commits, so a long batch only
+   * delays them.
+   */
+  maxBatchSize?: number;
 }

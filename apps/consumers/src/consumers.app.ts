@@ -12,7 +12,8 @@ import { dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
 import { JobMetrics, scheduleJob } from '@app/jobs';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { NestLogger } from '@app/logger';
+import { errorMessage, NestLogger } from '@app/logger';
+import { notifyOutbox, OutboxNotifier } from '@app/outbox';
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'pino';
@@ -35,6 +36,17 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     poolSize: 2 + config.CONSUMER_GROUPS.length * config.CONSUMER_PARTITION_CONCURRENCY,
     entities: CONSUMERS_ENTITIES,
   });
+  // The saga's participants that call providers commit their bookkeeping around each call on a pool of its own that
+  // does not wait for the disk (see bookkeepingQuery).
+  const callsProviders = config.CONSUMER_GROUPS.some((group) => group === 'payments' || group === 'shipping');
+  const bookkeeping = callsProviders
+    ? await connect({
+        url: config.DATABASE_URL,
+        applicationName: 'hookrail-consumers-bookkeeping',
+        poolSize: 2 * config.CONSUMER_PARTITION_CONCURRENCY,
+        synchronousCommit: 'off',
+      })
+    : dataSource;
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });
   new JobMetrics(metrics.registry, async () => dataSource);
@@ -53,6 +65,12 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   const apps: INestMicroservice[] = [];
   const groups: string[] = [];
   const afterDbCommit = faultInjection(config.HOOKRAIL_FAULT_KILL_AFTER_DB_COMMITS, logger);
+  // One per process: services whose handlers write outbox rows (the saga's coordinator and participants) wake the
+  // relays after their commits.
+  const outboxNotifier = new OutboxNotifier(
+    () => notifyOutbox(dataSource),
+    (error) => logger.warn({ err: errorMessage(error) }, 'could not notify the relays; they poll'),
+  );
 
   const services = config.CONSUMER_GROUPS.flatMap((group) => {
     const service = CONSUMER_SERVICES[group];
@@ -82,6 +100,16 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   for (const { group, service } of services) await owners.register(group, service.owner, service.topics);
 
   for (const { group, service, topics, ...names } of services) {
+    const deps = new ConsumerServiceDeps(
+      group,
+      config,
+      dataSource,
+      kafka,
+      metrics,
+      names.dltTopic,
+      outboxNotifier,
+      bookkeeping,
+    );
     const strategy = new ConsumerServer({
       group,
       groupId: namespaced(group),
@@ -91,7 +119,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       dataSource,
       logger,
       metrics,
-      maxBatchSize: config.CONSUMER_BATCH_SIZE,
+      maxBatchSize: Math.min(config.CONSUMER_BATCH_SIZE, service.maxBatchSize ?? Infinity),
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
       rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
@@ -102,16 +130,15 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
         probeIntervalMs: config.CONSUMER_BREAKER_PROBE_MS,
         maxProbeIntervalMs: config.CONSUMER_BREAKER_PROBE_MAX_MS,
       },
-      afterDbCommit,
+      afterDbCommit: () => {
+        deps.committed();
+        afterDbCommit?.();
+      },
     });
-    const app = await NestFactory.createMicroservice(
-      ConsumersModule.forService(
-        service.module,
-        logger,
-        new ConsumerServiceDeps(group, config, dataSource, kafka, metrics, names.dltTopic),
-      ),
-      { strategy, logger: new NestLogger(logger) },
-    );
+    const app = await NestFactory.createMicroservice(ConsumersModule.forService(service.module, logger, deps), {
+      strategy,
+      logger: new NestLogger(logger),
+    });
     app.useGlobalFilters(new RethrowErrorsFilter());
     await app.listen();
     apps.push(app);
@@ -139,6 +166,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       await Promise.all([retention.stop(), historyRetention.stop()]);
       await Promise.all(apps.map((app) => app.close()));
       await metricsServer?.close();
+      if (bookkeeping !== dataSource) await bookkeeping.destroy();
       await dataSource.destroy();
     },
   };

@@ -5,6 +5,7 @@ import {
   ProcessedEventEntity,
 } from '@app/consumer-runtime';
 import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs';
+import { SagaEntity, SagaStepEntity } from '@app/saga';
 import {
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
@@ -13,8 +14,12 @@ import {
 } from '@app/webhooks';
 import { AgentTaskEntity } from './agent/agent-task.entity';
 import { DailyTotalEntity } from './analytics/daily-total.entity';
+import { StockReservationEntity } from './inventory/stock-reservation.entity';
+import { StockEntity } from './inventory/stock.entity';
 import { LedgerEntryEntity } from './ledger/ledger-entry.entity';
 import { NotificationEntity } from './notifier/notification.entity';
+import { PaymentEntity } from './payments/payment.entity';
+import { ShipmentEntity } from './shipping/shipment.entity';
 
 /**
  * The tables the consumer services write: the runtime's dedupe and status rows, each service's own tables, and the
@@ -35,4 +40,10 @@ export const CONSUMERS_ENTITIES = [
   WebhookEndpointSecretEntity,
   WebhookDeliveryEntity,
   WebhookDeliveryAttemptEntity,
+  SagaEntity,
+  SagaStepEntity,
+  StockEntity,
+  StockReservationEntity,
+  PaymentEntity,
+  ShipmentEntity,
 ];

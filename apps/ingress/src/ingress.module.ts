@@ -14,6 +14,7 @@ import { EventsController } from './events/events.controller';
 import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
+import { SagaStatusRepository } from './events/saga-status.repository';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
 import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
@@ -75,6 +76,7 @@ export class IngressModule {
         InboundEventRepository,
         AgentTaskStatusRepository,
         WebhookDeliveryStatusRepository,
+        SagaStatusRepository,
         outboxNotifierProvider,
         RecordEventUseCase,
         AcceptWebhookUseCase,

@@ -42,6 +42,15 @@ describe('event registry', () => {
   it('knows its types and topics', () => {
     expect(isKnownEventType('shop.order.cancelled.v1')).toBe(true);
     expect(isKnownEventType('toString')).toBe(false);
-    expect(projectTopics(['ledger'])).toEqual(['shop.orders', 'hookrail.inbound', 'ledger.dlt', 'ledger.replay']);
+    expect(projectTopics(['ledger'])).toEqual([
+      'shop.orders',
+      'hookrail.inbound',
+      'inventory.commands',
+      'payments.commands',
+      'shipping.commands',
+      'fulfilment.replies',
+      'ledger.dlt',
+      'ledger.replay',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
+import { FULFILMENT_EVENT_TYPES } from './events/fulfilment-event-types';
 import { fastCheckValid } from './fast-check-valid';
 import {
   SHOP_ORDER_CANCELLED_V1,
@@ -15,6 +16,7 @@ export const EVENT_TYPES: Readonly<Record<string, EventClass>> = {
   [SHOP_ORDER_PLACED_V1]: ShopOrderPlacedV1,
   [SHOP_ORDER_PAID_V1]: ShopOrderPaidV1,
   [SHOP_ORDER_CANCELLED_V1]: ShopOrderCancelledV1,
+  ...FULFILMENT_EVENT_TYPES,
 };
 
 export interface FieldError {

@@ -16,6 +16,17 @@ const validOrder = {
   paidAt: '2026-11-29T10:00:00Z',
   reason: 'customer_request',
   cancelledAt: '2026-11-29T11:00:00Z',
+  // The fulfilment saga's commands, replies and outcomes.
+  sagaId: '6f1c1f5e-7d0a-4a53-9a43-6a3f0c1f7b10',
+  commandId: '0b6f8a86-1f1d-4e0c-8f4e-3c2b9f5d2a71',
+  idempotencyKey: '6f1c1f5e-7d0a-4a53-9a43-6a3f0c1f7b10:charge-card:action',
+  customerId: 'cus_1',
+  chargeId: 'ch_1',
+  shipmentId: 'shp_1',
+  recipient: 'cus_1',
+  lines: [{ sku: 'book', quantity: 2 }],
+  fulfilledAt: '2026-11-29T12:00:00Z',
+  failedAt: '2026-11-29T12:00:00Z',
 };
 
 /** Values that break one rule or another: wrong types, empty, too long, bad formats, nested junk. */
@@ -81,7 +92,10 @@ function classValidatorSays(instance: object): boolean {
 }
 
 describe('fastCheckValid', () => {
-  it.each(Object.keys(EVENT_TYPES))('gives class-validator’s answer for 2,000 mutated %s payloads', (type) => {
+  // The shop order types get 2,000 runs each; the fulfilment saga's many small types share their rules, 400 each.
+  const runsOf = (type: string) => (type.startsWith('shop.order.') ? 2_000 : 400);
+
+  it.each(Object.keys(EVENT_TYPES))('gives class-validator’s answer for mutated %s payloads', (type) => {
     const eventClass = EVENT_TYPES[type];
     let valid = 0;
     fc.assert(
@@ -91,11 +105,11 @@ describe('fastCheckValid', () => {
         if (expected) valid += 1;
         expect(fastCheckValid(instance)).toBe(expected);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runsOf(type) },
     );
     // Both answers occur, so the property is not vacuous.
     expect(valid).toBeGreaterThan(0);
-    expect(valid).toBeLessThan(2_000);
+    expect(valid).toBeLessThan(runsOf(type));
   });
 
   it('says yes to an untouched valid payload of every type', () => {

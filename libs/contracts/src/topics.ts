@@ -3,10 +3,30 @@ export const TOPICS = {
   shopOrders: 'shop.orders',
   /** Events from webhook sources whose type hookrail has no schema for: routed, never dropped. */
   inbound: 'hookrail.inbound',
+  /** Saga commands to the inventory participant (reserve, release), keyed by the order id. */
+  inventoryCommands: 'inventory.commands',
+  /** Saga commands to the payments participant (charge, refund), keyed by the order id. */
+  paymentsCommands: 'payments.commands',
+  /** Saga commands to the shipping participant (create, cancel), keyed by the order id. */
+  shippingCommands: 'shipping.commands',
+  /** The participants' replies to the fulfilment saga's commands, keyed by the order id. */
+  fulfilmentReplies: 'fulfilment.replies',
 } as const;
 
 /** The consumer services shipped with hookrail; each is one Kafka consumer group. */
-export const CONSUMER_GROUPS = ['ledger', 'notifier', 'agent', 'analytics', 'webhooks'] as const;
+export const CONSUMER_GROUPS = [
+  'ledger',
+  'notifier',
+  'agent',
+  'analytics',
+  'webhooks',
+  /** The order fulfilment saga's coordinator. */
+  'fulfilment',
+  /** The saga's participants. */
+  'inventory',
+  'payments',
+  'shipping',
+] as const;
 export type ConsumerGroupName = (typeof CONSUMER_GROUPS)[number];
 
 /** Dead letters of group `g` go to `g.dlt`. */

@@ -18,6 +18,11 @@ export interface DataSourceSettings {
    * (`scripts/db/schema.ts`) for the drift check.
    */
   entities?: readonly EntityClass[];
+  /**
+   * `off`: this pool's commits do not wait for their WAL to reach the disk (`synchronous_commit`), for writes whose
+   * loss in a crash of Postgres itself is harmless (a participant's bookkeeping around an idempotent provider call).
+   */
+  synchronousCommit?: 'on' | 'off';
 }
 
 export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptions {
@@ -35,6 +40,7 @@ export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptio
       max: settings.poolSize ?? 10,
       connectionTimeoutMillis: settings.connectTimeoutMs ?? 2000,
       statement_timeout: settings.statementTimeoutMs ?? 10_000,
+      ...(settings.synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),
     },
   };
 }

@@ -33,4 +33,24 @@ describe('scheduleJob', () => {
       { level: 'info', fields: { job: 'demo-retention', affected: 0, deleted: { a: 0 } }, msg: 'demo-retention ran' },
     ]);
   });
+
+  it('logs an idle run at debug when asked to be quiet', async () => {
+    const { lines, logger } = recordingLogger();
+    let calls = 0;
+    const schedule = scheduleJob(
+      'demo-deadlines',
+      5,
+      async () => ({ ran: true, affected: calls++ === 1 ? 2 : 0 }),
+      logger,
+      { quietWhenIdle: true },
+    );
+    schedule.start(0);
+    await waitFor(() => lines.length >= 3, { what: 'three runs logged' });
+    await schedule.stop();
+    expect(lines.slice(0, 3).map((line) => `${line.level} ${line.fields.affected}`)).toEqual([
+      'debug 0',
+      'info 2',
+      'debug 0',
+    ]);
+  });
 });

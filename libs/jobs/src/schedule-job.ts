@@ -12,6 +12,8 @@ export interface ScheduleJobOptions {
   grace?: number;
   /** `debug` for jobs that run every few seconds and would fill the log with their `ran` lines (default `info`). */
   logRunsAt?: 'info' | 'debug';
+  /** A run that affected nothing logs at debug (a job that runs every second and mostly finds nothing to do). */
+  quietWhenIdle?: boolean;
 }
 
 /**
@@ -51,7 +53,8 @@ export function scheduleJob<T extends JobOutcome>(
         if (!result.ran) return void logger.debug({ job }, `${job} skipped: another process runs it`);
         const { ran: _ran, ...outcome } = result;
         const fields: Record<string, unknown> = { job, ...outcome };
-        logRun(fields, `${job} ran`);
+        if (options.quietWhenIdle && outcome.affected === 0) logger.debug(fields, `${job} ran`);
+        else logRun(fields, `${job} ran`);
       } catch (error) {
         logger.error({ job, err: errorMessage(error) }, `${job} failed`);
       }

@@ -1,4 +1,4 @@
-import { statementName } from '@app/db';
+import { preparedQuery, statementName } from '@app/db';
 import { EntityManager } from 'typeorm';
 
 /**
@@ -11,6 +11,12 @@ export const managerRows =
   (manager: EntityManager): QueryRows =>
   (sql, params) =>
     manager.query(sql, params);
+
+/** In a transaction's manager, each statement prepared once per connection (`preparedQuery`). */
+export const preparedManagerRows =
+  (manager: EntityManager): QueryRows =>
+  (sql, params) =>
+    preparedQuery(manager, sql, params ?? []);
 
 /** On a plain pg client (the relay's lane connection), each statement prepared once on that connection. */
 export const clientRows =

@@ -217,6 +217,67 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
   @Min(0)
   AGENT_RETRY_MAX_MS = 300_000;
 
+  /** The payment provider's HTTP API (payments). The default is `npm run dev:payment-provider` on this machine. */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
+  PAYMENT_PROVIDER_URL = 'http://127.0.0.1:4012';
+
+  /** Sent as `Authorization: Bearer …`. Required when payments runs against a provider on another host. */
+  @ValidateIf(
+    (env: ConsumersEnv) => env.CONSUMER_GROUPS?.includes('payments') && !isLoopbackUrl(env.PAYMENT_PROVIDER_URL),
+  )
+  @IsString()
+  @IsNotEmpty()
+  PAYMENT_PROVIDER_API_KEY?: string;
+
+  /** One payment provider call gives up after this long (and is retried with the same idempotency key). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  PAYMENT_PROVIDER_TIMEOUT_MS = 10_000;
+
+  /** The shipping provider's HTTP API (shipping). The default is `npm run dev:shipping-provider` on this machine. */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
+  SHIPPING_PROVIDER_URL = 'http://127.0.0.1:4013';
+
+  /** Sent as `Authorization: Bearer …`. Required when shipping runs against a provider on another host. */
+  @ValidateIf(
+    (env: ConsumersEnv) => env.CONSUMER_GROUPS?.includes('shipping') && !isLoopbackUrl(env.SHIPPING_PROVIDER_URL),
+  )
+  @IsString()
+  @IsNotEmpty()
+  SHIPPING_PROVIDER_API_KEY?: string;
+
+  /** One shipping provider call gives up after this long (and is retried with the same idempotency key). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  SHIPPING_PROVIDER_TIMEOUT_MS = 10_000;
+
+  /** Units a SKU without a `stock` row starts with at its first reservation; 0: an unknown SKU is out of stock. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  INVENTORY_INITIAL_STOCK = 0;
+
+  /** How long a fulfilment step's command may go unanswered before the saga sends it again. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  FULFILMENT_STEP_TIMEOUT_MS = 30_000;
+
+  /** How often an unanswered fulfilment command is sent again before the saga compensates (or fails, when compensating). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  FULFILMENT_STEP_RETRIES = 2;
+
+  /** How often the saga deadline job looks for unanswered commands (one process at a time runs it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  SAGA_DEADLINES_INTERVAL_MS = 1_000;
+
   /**
    * Fault injection for the crash tests only: the process kills itself (SIGKILL) right after its Nth database
    * commit, before committing the Kafka offset. 0 (the default) never does.
@@ -227,11 +288,20 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
   HOOKRAIL_FAULT_KILL_AFTER_DB_COMMITS = 0;
 
   /**
-   * Fault injection for the crash tests only: the notifier kills itself (SIGKILL) right after its Nth provider call
-   * returned, before `sent` is recorded. 0 (the default) never does.
+   * Fault injection for the crash tests only: the notifier, payments or shipping kills itself (SIGKILL) right after
+   * its Nth provider call returned, before the outcome is recorded. 0 (the default) never does.
    */
   @Type(() => Number)
   @IsInt()
   @Min(0)
   HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS = 0;
+
+  /**
+   * Fault injection for the crash tests only: the saga coordinator (group `fulfilment`) kills itself (SIGKILL) right
+   * after the database commit of its Nth saga transition, before the Kafka offset commit. 0 (the default) never does.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  HOOKRAIL_FAULT_KILL_AFTER_SAGA_TRANSITIONS = 0;
 }

@@ -31,6 +31,22 @@ describe('email provider and model configuration', () => {
     ).not.toThrow();
   });
 
+  it('asks payments and shipping for the key of a remote provider, and has the saga defaults', () => {
+    expect(() => loadConfig(ConsumersEnv, { ...base, PAYMENT_PROVIDER_URL: 'https://pay.example.com' })).toThrow(
+      'configuration error: PAYMENT_PROVIDER_API_KEY is required but not set',
+    );
+    expect(() => loadConfig(ConsumersEnv, { ...base, SHIPPING_PROVIDER_URL: 'https://ship.example.com' })).toThrow(
+      'configuration error: SHIPPING_PROVIDER_API_KEY is required but not set',
+    );
+    expect(loadConfig(ConsumersEnv, base)).toMatchObject({
+      PAYMENT_PROVIDER_URL: 'http://127.0.0.1:4012',
+      SHIPPING_PROVIDER_URL: 'http://127.0.0.1:4013',
+      FULFILMENT_STEP_TIMEOUT_MS: 30_000,
+      FULFILMENT_STEP_RETRIES: 2,
+      INVENTORY_INITIAL_STOCK: 0,
+    });
+  });
+
   it('rejects a provider URL that is not http(s)', () => {
     expect(() =>
       loadConfig(ConsumersEnv, {

@@ -23,6 +23,23 @@ describe('history retention', () => {
     );
   }
 
+  /** A saga of order `orderId` in `state`, last changed (and ended, unless in flight or failed) `ageDays` ago. */
+  async function saga(orderId: string, state: string, ageDays: number): Promise<void> {
+    const [{ id }] = await db.dataSource.query(
+      `INSERT INTO sagas (id, type, correlation_id, start_event_id, state, step, step_name, attempts, version, data,
+                          updated_at, ended_at)
+       VALUES (gen_random_uuid(), 'order-fulfilment', $1, $1, $2::varchar, 0, 'reserve-stock', 0, 1, '{}',
+               now() - make_interval(days => $3),
+               CASE WHEN $2::varchar IN ('completed', 'compensated') THEN now() - make_interval(days => $3) END)
+       RETURNING id`,
+      [orderId, state, ageDays],
+    );
+    await db.dataSource.query(
+      `INSERT INTO saga_steps (saga_id, seq, step, phase, event, state) VALUES ($1, 1, 'reserve-stock', 'action', 'started', 'running')`,
+      [id],
+    );
+  }
+
   const eventIds = async (table: string): Promise<string[]> =>
     (await db.dataSource.query(`SELECT event_id FROM ${table} ORDER BY event_id`)).map(
       (row: { event_id: string }) => row.event_id,
@@ -38,6 +55,10 @@ describe('history retention', () => {
     await task('old-dead-replayed', 'dead', 40, true);
     for (const state of ['pending', 'claimed', 'failed']) await task(`old-${state}`, state, 40);
     await task('recent-done', 'done', 1);
+    for (const n of [1, 2]) await saga(`old-completed-${n}`, 'completed', 40);
+    await saga('old-compensated', 'compensated', 40);
+    for (const state of ['running', 'compensating', 'failed']) await saga(`old-${state}`, state, 40);
+    await saga('recent-completed', 'completed', 1);
 
     // A replay is about to reset a dead task: holding its row lock keeps the first run inside its delete.
     const replay = await lockRows(
@@ -62,7 +83,7 @@ describe('history retention', () => {
 
     await replay.client.query(`UPDATE agent_tasks SET state = 'pending' WHERE event_id = 'old-dead-replayed'`);
     await replay.commit();
-    expect(await first).toEqual({ ran: true, affected: 7, deleted: { notifications: 3, agent_tasks: 4 } });
+    expect(await first).toEqual({ ran: true, affected: 10, deleted: { notifications: 3, agent_tasks: 4, sagas: 3 } });
 
     expect(await eventIds('notifications')).toEqual(['old-sending', 'recent-sent']);
     expect(await eventIds('agent_tasks')).toEqual([
@@ -73,7 +94,17 @@ describe('history retention', () => {
       'old-pending',
       'recent-done',
     ]);
+    const sagas = await db.dataSource.query(
+      `SELECT correlation_id, (SELECT count(*)::int FROM saga_steps WHERE saga_id = id) AS steps FROM sagas ORDER BY 1`,
+    );
+    expect(sagas).toEqual(
+      ['old-compensating', 'old-failed', 'old-running', 'recent-completed'].map((id) => ({
+        correlation_id: id,
+        steps: 1,
+      })),
+    );
+    expect(await db.dataSource.query(`SELECT count(*)::int AS n FROM saga_steps`)).toEqual([{ n: 4 }]);
     const heartbeat = await new JobHeartbeatRepository(db.dataSource.manager).find(HISTORY_RETENTION_JOB);
-    expect(heartbeat).toMatchObject({ lastAffected: '7', lastError: null });
+    expect(heartbeat).toMatchObject({ lastAffected: '10', lastError: null });
   });
 });

@@ -1,4 +1,5 @@
 import { deleteInBatches, JobResult, runExclusiveJob } from '@app/jobs';
+import { SagasRepository } from '@app/saga';
 import { DataSource } from 'typeorm';
 import { deleteFinishedAgentTasksBefore } from '../agent/agent-tasks.repository';
 import { deleteSentNotificationsBefore } from '../notifier/notifications.repository';
@@ -15,13 +16,14 @@ export interface HistoryRetentionSettings {
 /** Rows a run deleted, per table. */
 export interface HistoryPruned {
   affected: number;
-  deleted: { notifications: number; agent_tasks: number };
+  deleted: { notifications: number; agent_tasks: number; sagas: number };
 }
 
 /**
  * Deletes the consumer services' finished rows past the retention window, batch by batch, as the job
- * `history-retention`: notifications `sent`, agent tasks `done` or `dead` (and on `agent.dlt`). Rows still in flight
- * (`sending`, `pending`, `claimed`, `failed`) are never deleted. One run at a time across all processes (advisory
+ * `history-retention`: notifications `sent`, agent tasks `done` or `dead` (and on `agent.dlt`), sagas `completed` or
+ * `compensated` with their history. Rows still in flight (`sending`, `pending`, `claimed`, `failed`, a saga running,
+ * compensating or failed) are never deleted. One run at a time across all processes (advisory
  * lock), a heartbeat per run.
  */
 export function pruneHistory(
@@ -34,7 +36,8 @@ export function pruneHistory(
     const deleted = {
       notifications: await deleteInBatches(batchSize, (limit) => deleteSentNotificationsBefore(manager, cutoff, limit)),
       agent_tasks: await deleteInBatches(batchSize, (limit) => deleteFinishedAgentTasksBefore(manager, cutoff, limit)),
+      sagas: await deleteInBatches(batchSize, (limit) => SagasRepository.deleteEndedBefore(manager, cutoff, limit)),
     };
-    return { affected: deleted.notifications + deleted.agent_tasks, deleted };
+    return { affected: deleted.notifications + deleted.agent_tasks + deleted.sagas, deleted };
   });
 }

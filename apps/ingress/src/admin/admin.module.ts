@@ -11,6 +11,7 @@ import { DeadLettersAdminController } from './dead-letters.admin.controller';
 import { ConsumerLagProbe } from './lag/consumer-lag.probe';
 import { OperationsAdminController } from './operations.admin.controller';
 import { OperationsViewsAdminController } from './operations-views.admin.controller';
+import { SagasAdminController } from './sagas.admin.controller';
 import { ChangeDeadLettersUseCase } from './usecases/change-dead-letters.usecase';
 import { ListBreakersUseCase } from './usecases/list-breakers.usecase';
 import { GetEventTrailUseCase } from './usecases/get-event-trail.usecase';
@@ -18,7 +19,10 @@ import { ADMIN_KAFKA_NAMESPACE, GetOperationsUseCase } from './usecases/get-oper
 import { ListConsumerGroupsUseCase } from './usecases/list-consumer-groups.usecase';
 import { ListDeadLettersUseCase } from './usecases/list-dead-letters.usecase';
 import { ListJobsUseCase } from './usecases/list-jobs.usecase';
+import { ListSagasUseCase } from './usecases/list-sagas.usecase';
+import { RetrySagaUseCase } from './usecases/retry-saga.usecase';
 import { ShowDeadLetterUseCase } from './usecases/show-dead-letter.usecase';
+import { ShowSagaUseCase } from './usecases/show-saga.usecase';
 import { WebhookEndpointsAdminController } from './webhook-endpoints/webhook-endpoints.admin.controller';
 import { WebhookEndpointsAdminUseCase } from './webhook-endpoints/webhook-endpoints-admin.usecase';
 
@@ -35,7 +39,7 @@ export interface AdminSettings {
 
 /**
  * /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, outbound webhook
- * endpoints, scheduled jobs, consumer groups and
+ * endpoints, sagas, scheduled jobs, consumer groups and
  * their owners, event trails, chart samples, and the operator console. Exports the lag probe for the ingress's `/metrics`.
  */
 @Module({})
@@ -49,6 +53,7 @@ export class AdminModule {
         OperationsViewsAdminController,
         ChartsAdminController,
         BreakersAdminController,
+        SagasAdminController,
         ConsoleController,
         WebhookEndpointsAdminController,
       ],
@@ -72,6 +77,9 @@ export class AdminModule {
         GetChartsUseCase,
         { provide: SsrfGuard, useValue: new SsrfGuard(settings.outboundWebhooks) },
         WebhookEndpointsAdminUseCase,
+        ListSagasUseCase,
+        ShowSagaUseCase,
+        RetrySagaUseCase,
       ],
       exports: [ConsumerLagProbe],
     };

@@ -62,7 +62,8 @@ export class EventsController {
     });
     reply.raw.write(`retry: 2000\n\n`);
     for await (const frame of this.streamEventStatus.frames(id, lastEventId, STREAM_POLL_MS, closed.signal)) {
-      reply.raw.write(`id: ${frame.id}\nevent: status\ndata: ${JSON.stringify(frame.status)}\n\n`);
+      const data = frame.event === 'status' ? frame.status : frame.transition;
+      reply.raw.write(`id: ${frame.id}\nevent: ${frame.event}\ndata: ${JSON.stringify(data)}\n\n`);
     }
     reply.raw.end();
   }

@@ -9,6 +9,8 @@ import { RetentionIndexes1764510000001 } from './1764510000001-RetentionIndexes'
 import { OutboxNotifyAfterCommit1764520000001 } from './1764520000001-OutboxNotifyAfterCommit';
 import { DependencyBreakers1764540000001 } from './1764540000001-DependencyBreakers';
 import { AgentTaskDependencyWaits1764541000001 } from './1764541000001-AgentTaskDependencyWaits';
+import { Sagas1764550000001 } from './1764550000001-Sagas';
+import { SagaParticipants1764550000002 } from './1764550000002-SagaParticipants';
 import { OutboundWebhooks1764560000001 } from './1764560000001-OutboundWebhooks';
 import { OperationsSchema1764570000001 } from './1764570000001-OperationsSchema';
 import { InboundEventsAggregateIndex1764570000002 } from './1764570000002-InboundEventsAggregateIndex';
@@ -27,6 +29,8 @@ export const MIGRATIONS = [
   OutboxNotifyAfterCommit1764520000001,
   DependencyBreakers1764540000001,
   AgentTaskDependencyWaits1764541000001,
+  Sagas1764550000001,
+  SagaParticipants1764550000002,
   OutboundWebhooks1764560000001,
   OperationsSchema1764570000001,
   InboundEventsAggregateIndex1764570000002,

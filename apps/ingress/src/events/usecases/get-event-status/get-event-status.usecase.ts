@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { malformed, notFound } from '../../../http/problem';
 import { AgentTaskStatusRepository } from '../../agent-task-status.repository';
 import { InboundEventRepository } from '../../inbound-event.repository';
+import { EventSagaView, SagaStatusRepository } from '../../saga-status.repository';
 import { WebhookDeliveryStatusRepository } from '../../webhook-delivery-status.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,6 +33,8 @@ export interface EventStatus {
     nextAttemptAt: string | null;
     updatedAt: string;
   };
+  /** The saga this event started (an order placed starts its fulfilment), with every transition so far. */
+  saga?: EventSagaView;
   /** Its outbound webhook deliveries, one per endpoint, when it has any. */
   webhookDeliveries?: Array<{
     endpointId: string;
@@ -53,6 +56,7 @@ export class GetEventStatusUseCase {
     private readonly inboundEvents: InboundEventRepository,
     private readonly agentTasks: AgentTaskStatusRepository,
     private readonly webhookDeliveries: WebhookDeliveryStatusRepository,
+    private readonly sagas: SagaStatusRepository,
   ) {}
 
   async execute(id: string): Promise<EventStatus> {
@@ -67,6 +71,7 @@ export class GetEventStatusUseCase {
     const groups = await findGroupStatuses(manager, id);
     const task = await this.agentTasks.findByEventId(manager, id);
     const deliveries = await this.webhookDeliveries.findByEvent(manager, id);
+    const saga = await this.sagas.findByStartEvent(manager, id);
     return {
       id: event.id,
       source: event.source,
@@ -86,6 +91,7 @@ export class GetEventStatusUseCase {
           updatedAt: task.updatedAt.toISOString(),
         },
       }),
+      ...(saga && { saga }),
       ...(deliveries.length > 0 && {
         webhookDeliveries: deliveries.map((delivery) => ({
           ...delivery,

@@ -1,0 +1,82 @@
+import { ConsumerContext } from '@app/consumer-runtime';
+import { LOGGER } from '@app/logger';
+import { SagaCoordinator, SagaMetrics, SagasRepository, SagaStepRow, SagaTransaction, SagaTransition } from '@app/saga';
+import { Inject, Injectable } from '@nestjs/common';
+import { Logger } from 'pino';
+import { EntityManager } from 'typeorm';
+import { ConsumerServiceDeps } from '../consumer-service.deps';
+import { ORDER_FULFILMENT, orderFulfilmentSaga } from './order-fulfilment.saga';
+
+/**
+ * The fulfilment group's saga coordinator and what goes with it: history rows written once per consumer transaction,
+ * the saga metrics, the relays woken after every commit, and the crash tests' fault injection.
+ */
+@Injectable()
+export class FulfilmentSaga {
+  readonly coordinator: SagaCoordinator;
+  readonly metrics: SagaMetrics;
+  /** One multi-row insert of the history rows a consumer transaction queued, counted as it commits. */
+  private readonly writeHistory = async (manager: EntityManager, rows: SagaStepRow[]) => {
+    await SagasRepository.insertSteps(manager, rows);
+    this.metrics.count(rows);
+    this.uncommittedTransitions += rows.length;
+  };
+  private uncommittedTransitions = 0;
+  private committedTransitions = 0;
+
+  constructor(
+    private readonly deps: ConsumerServiceDeps,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    const { config, dataSource, metrics } = deps;
+    const saga = orderFulfilmentSaga({
+      stepTimeoutMs: config.FULFILMENT_STEP_TIMEOUT_MS,
+      stepRetries: config.FULFILMENT_STEP_RETRIES,
+      topic: (name) => deps.topic(name),
+    });
+    this.coordinator = new SagaCoordinator([saga], logger);
+    this.metrics = new SagaMetrics(metrics.registry, dataSource, [ORDER_FULFILMENT]);
+    deps.afterCommit(() => {
+      deps.outboxNotifier.committed();
+      this.transitionsCommitted(this.uncommittedTransitions);
+      this.uncommittedTransitions = 0;
+    });
+  }
+
+  /** The consumer's transaction as the coordinator's: its manager, and history rows queued on it. */
+  transaction(ctx: ConsumerContext): SagaTransaction {
+    return { manager: ctx.manager, history: (row) => ctx.write(this.writeHistory, row) };
+  }
+
+  /** Logs a transition where an operator wants to see it (failures and compensations above debug). */
+  log(transition: SagaTransition | undefined, fields: Record<string, unknown>): void {
+    if (!transition) return;
+    const line = { ...fields, ...transition };
+    if (transition.state === 'failed') this.logger.warn(line, 'saga failed: a compensation did not succeed');
+    else if (transition.event === 'failed' || transition.event === 'timed-out')
+      this.logger.info(line, 'saga step failed');
+    else this.logger.debug(line, 'saga moved');
+  }
+
+  /** After the deadline job's commits: the relays, the metrics, the fault injection. */
+  deadlineTransitionsCommitted(transitions: SagaTransition[]): void {
+    if (transitions.length === 0) return;
+    this.deps.outboxNotifier.committed();
+    this.metrics.count(transitions);
+    for (const transition of transitions) this.log(transition, { job: 'saga-deadlines' });
+    this.transitionsCommitted(transitions.length);
+  }
+
+  /** Fault injection (HOOKRAIL_FAULT_KILL_AFTER_SAGA_TRANSITIONS): dies after the Nth committed transition. */
+  private transitionsCommitted(count: number): void {
+    const killAfter = this.deps.config.HOOKRAIL_FAULT_KILL_AFTER_SAGA_TRANSITIONS;
+    if (count === 0 || killAfter <= 0) return;
+    this.committedTransitions += count;
+    if (this.committedTransitions < killAfter) return;
+    this.logger.warn(
+      { transitions: this.committedTransitions },
+      'fault injection: killing the process after a committed saga transition, before the offset commit',
+    );
+    process.kill(process.pid, 'SIGKILL');
+  }
+}

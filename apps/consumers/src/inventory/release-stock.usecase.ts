@@ -1,0 +1,20 @@
+import { ConsumerContext } from '@app/consumer-runtime';
+import { CloudEvent, INVENTORY_STOCK_RELEASED_V1, InventoryReleaseStockV1 } from '@app/contracts';
+import { addSagaReply } from '@app/saga';
+import { Injectable } from '@nestjs/common';
+import { INVENTORY_SOURCE } from './reserve-stock.usecase';
+import { StockRepository } from './stock.repository';
+
+/**
+ * Gives a saga's reservation back, once: only a `reserved` reservation puts units back; releasing again, or
+ * releasing what was never reserved, changes no stock. Always replies `stock-released`.
+ */
+@Injectable()
+export class ReleaseStockUseCase {
+  async execute(command: CloudEvent<InventoryReleaseStockV1>, ctx: ConsumerContext): Promise<void> {
+    const { sagaId, orderId } = command.data;
+    const lines = await StockRepository.release(ctx.manager, sagaId, orderId);
+    if (lines.length > 0) await StockRepository.putBack(ctx.manager, lines);
+    await addSagaReply(ctx.manager, command, INVENTORY_STOCK_RELEASED_V1, INVENTORY_SOURCE, { orderId });
+  }
+}

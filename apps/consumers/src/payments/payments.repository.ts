@@ -1,0 +1,123 @@
+import { DataSource } from 'typeorm';
+import { bookkeepingQuery } from '../bookkeeping-query';
+import { PaymentStatus } from './payment.entity';
+
+/** A payment as its use cases read it after an intent statement. */
+export interface PaymentState {
+  status: PaymentStatus;
+  chargeKey: string | null;
+  chargeId: string | null;
+  chargeCalls: number;
+  refundId: string | null;
+  refundedAmount: number | null;
+  reason: string | null;
+  /** The statement created the row (a refund before any charge: `voided`). */
+  inserted: boolean;
+}
+
+const STATE = `status, charge_key, charge_id, charge_calls, refund_id, refunded_amount, reason`;
+
+function toState(row: Record<string, unknown>): PaymentState {
+  return {
+    status: row.status as PaymentStatus,
+    chargeKey: (row.charge_key as string | null) ?? null,
+    chargeId: (row.charge_id as string | null) ?? null,
+    chargeCalls: Number(row.charge_calls),
+    refundId: (row.refund_id as string | null) ?? null,
+    refundedAmount: row.refunded_amount === null ? null : Number(row.refunded_amount),
+    reason: (row.reason as string | null) ?? null,
+    inserted: row.inserted === true,
+  };
+}
+
+/**
+ * The payments participant's statements. Each commits on its own (outside the consumer's transaction, without
+ * waiting for the disk: `bookkeepingQuery`), so that the intent survives a crash of the process during the provider
+ * call and no row lock is held across it.
+ */
+export const PaymentsRepository = {
+  /**
+   * The intent to charge: a new row `charging`, or one more call of a row still `charging` (the last call's outcome
+   * is unknown). Any other status is returned as it is, and no call must be made.
+   */
+  async recordChargeIntent(
+    bookkeeping: DataSource,
+    payment: { sagaId: string; orderId: string; amount: number; currency: string; chargeKey: string },
+  ): Promise<PaymentState> {
+    const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
+      bookkeeping,
+      `WITH upsert AS (
+         INSERT INTO payments (saga_id, order_id, amount, currency, status, charge_key, charge_calls)
+         VALUES ($1, $2, $3, $4, 'charging', $5, 1)
+         ON CONFLICT (saga_id) DO UPDATE
+           SET charge_calls = payments.charge_calls + 1, updated_at = now()
+           WHERE payments.status = 'charging'
+         RETURNING ${STATE}, (xmax = 0) AS inserted
+       )
+       SELECT * FROM upsert
+       UNION ALL
+       SELECT ${STATE}, false FROM payments WHERE saga_id = $1 AND NOT EXISTS (SELECT 1 FROM upsert)`,
+      [payment.sagaId, payment.orderId, payment.amount, payment.currency, payment.chargeKey],
+    );
+    return toState(rows[0]);
+  },
+
+  /** The provider charged: `charged`, unless a refund began meanwhile (false then). */
+  async markCharged(bookkeeping: DataSource, sagaId: string, chargeId: string): Promise<boolean> {
+    const rows: unknown[] = await bookkeepingQuery(
+      bookkeeping,
+      `WITH moved AS (
+         UPDATE payments SET status = 'charged', charge_id = $2, updated_at = now()
+          WHERE saga_id = $1 AND status = 'charging' RETURNING 1
+       )
+       SELECT * FROM moved`,
+      [sagaId, chargeId],
+    );
+    return rows.length === 1;
+  },
+
+  /** The provider declined: nothing charged. */
+  async markDeclined(bookkeeping: DataSource, sagaId: string, reason: string): Promise<void> {
+    await bookkeepingQuery(
+      bookkeeping,
+      `UPDATE payments SET status = 'declined', reason = $2, updated_at = now() WHERE saga_id = $1 AND status = 'charging'`,
+      [sagaId, reason],
+    );
+  },
+
+  /**
+   * The intent to refund. A payment `charged` or `charging` (maybe charged) becomes `refunding` (and one more refund
+   * call of one already `refunding`); with no row at all a `voided` row is inserted, so a charge arriving later is
+   * refused; any other status is returned as it is.
+   */
+  async recordRefundIntent(
+    bookkeeping: DataSource,
+    payment: { sagaId: string; orderId: string; amount: number; currency: string; refundKey: string },
+  ): Promise<PaymentState> {
+    const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
+      bookkeeping,
+      `WITH upsert AS (
+         INSERT INTO payments (saga_id, order_id, amount, currency, status, refund_key, reason)
+         VALUES ($1, $2, $3, $4, 'voided', $5, 'refunded before any charge')
+         ON CONFLICT (saga_id) DO UPDATE
+           SET status = 'refunding', refund_key = $5, refund_calls = payments.refund_calls + 1, updated_at = now()
+           WHERE payments.status IN ('charging', 'charged', 'refunding')
+         RETURNING ${STATE}, (xmax = 0) AS inserted
+       )
+       SELECT * FROM upsert
+       UNION ALL
+       SELECT ${STATE}, false FROM payments WHERE saga_id = $1 AND NOT EXISTS (SELECT 1 FROM upsert)`,
+      [payment.sagaId, payment.orderId, payment.amount, payment.currency, payment.refundKey],
+    );
+    return toState(rows[0]);
+  },
+
+  async markRefunded(bookkeeping: DataSource, sagaId: string, refundId: string | null, amount: number): Promise<void> {
+    await bookkeepingQuery(
+      bookkeeping,
+      `UPDATE payments SET status = 'refunded', refund_id = $2, refunded_amount = $3, updated_at = now()
+        WHERE saga_id = $1 AND status = 'refunding'`,
+      [sagaId, refundId, amount],
+    );
+  },
+};

@@ -1,0 +1,106 @@
+import { DataSource } from 'typeorm';
+import { bookkeepingQuery } from '../bookkeeping-query';
+import { ShipmentStatus } from './shipment.entity';
+
+/** A shipment as its use cases read it after an intent statement. */
+export interface ShipmentState {
+  status: ShipmentStatus;
+  createKey: string | null;
+  shipmentId: string | null;
+  createCalls: number;
+  reason: string | null;
+}
+
+const STATE = `status, create_key, shipment_id, create_calls, reason`;
+
+function toState(row: Record<string, unknown>): ShipmentState {
+  return {
+    status: row.status as ShipmentStatus,
+    createKey: (row.create_key as string | null) ?? null,
+    shipmentId: (row.shipment_id as string | null) ?? null,
+    createCalls: Number(row.create_calls),
+    reason: (row.reason as string | null) ?? null,
+  };
+}
+
+/**
+ * The shipping participant's statements. Each commits on its own (outside the consumer's transaction, without
+ * waiting for the disk: `bookkeepingQuery`), so that the intent survives a crash of the process during the carrier
+ * call and no row lock is held across it.
+ */
+export const ShipmentsRepository = {
+  /** The intent to create: a new row `creating`, or one more call of a row still `creating`; else the row as it is. */
+  async recordCreateIntent(
+    bookkeeping: DataSource,
+    shipment: { sagaId: string; orderId: string; createKey: string },
+  ): Promise<ShipmentState> {
+    const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
+      bookkeeping,
+      `WITH upsert AS (
+         INSERT INTO shipments (saga_id, order_id, status, create_key, create_calls)
+         VALUES ($1, $2, 'creating', $3, 1)
+         ON CONFLICT (saga_id) DO UPDATE
+           SET create_calls = shipments.create_calls + 1, updated_at = now()
+           WHERE shipments.status = 'creating'
+         RETURNING ${STATE}
+       )
+       SELECT * FROM upsert
+       UNION ALL
+       SELECT ${STATE} FROM shipments WHERE saga_id = $1 AND NOT EXISTS (SELECT 1 FROM upsert)`,
+      [shipment.sagaId, shipment.orderId, shipment.createKey],
+    );
+    return toState(rows[0]);
+  },
+
+  async markCreated(bookkeeping: DataSource, sagaId: string, shipmentId: string): Promise<void> {
+    await bookkeepingQuery(
+      bookkeeping,
+      `UPDATE shipments SET status = 'created', shipment_id = $2, updated_at = now()
+        WHERE saga_id = $1 AND status = 'creating'`,
+      [sagaId, shipmentId],
+    );
+  },
+
+  async markRejected(bookkeeping: DataSource, sagaId: string, reason: string): Promise<void> {
+    await bookkeepingQuery(
+      bookkeeping,
+      `UPDATE shipments SET status = 'rejected', reason = $2, updated_at = now()
+        WHERE saga_id = $1 AND status = 'creating'`,
+      [sagaId, reason],
+    );
+  },
+
+  /**
+   * The intent to cancel: `created` or `creating` (maybe created) becomes `cancelling`; with no row a `voided` row is
+   * inserted, so a create arriving later is refused; any other status is returned as it is.
+   */
+  async recordCancelIntent(
+    bookkeeping: DataSource,
+    shipment: { sagaId: string; orderId: string; cancelKey: string },
+  ): Promise<ShipmentState> {
+    const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
+      bookkeeping,
+      `WITH upsert AS (
+         INSERT INTO shipments (saga_id, order_id, status, cancel_key, reason)
+         VALUES ($1, $2, 'voided', $3, 'cancelled before any shipment')
+         ON CONFLICT (saga_id) DO UPDATE
+           SET status = 'cancelling', cancel_key = $3, cancel_calls = shipments.cancel_calls + 1, updated_at = now()
+           WHERE shipments.status IN ('creating', 'created', 'cancelling')
+         RETURNING ${STATE}
+       )
+       SELECT * FROM upsert
+       UNION ALL
+       SELECT ${STATE} FROM shipments WHERE saga_id = $1 AND NOT EXISTS (SELECT 1 FROM upsert)`,
+      [shipment.sagaId, shipment.orderId, shipment.cancelKey],
+    );
+    return toState(rows[0]);
+  },
+
+  async markCancelled(bookkeeping: DataSource, sagaId: string): Promise<void> {
+    await bookkeepingQuery(
+      bookkeeping,
+      `UPDATE shipments SET status = 'cancelled', updated_at = now() WHERE saga_id = $1 AND status = 'cancelling'`,
+      [sagaId],
+    );
+  },
+};

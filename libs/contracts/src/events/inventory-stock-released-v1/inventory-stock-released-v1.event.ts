@@ -1,0 +1,6 @@
+import { SagaReplyFieldsV1 } from '../shared/saga-fields';
+
+export const INVENTORY_STOCK_RELEASED_V1 = 'inventory.stock-released.v1';
+
+/** Reply: the reservation, if any, is released. */
+export class InventoryStockReleasedV1 extends SagaReplyFieldsV1 {}

@@ -1,0 +1,243 @@
+import { preparedQuery } from '@app/db';
+import { DataSource, EntityManager } from 'typeorm';
+import { SagaPhase, SagaState } from './saga-definition';
+
+/** A `sagas` row as the coordinator reads it. */
+export interface SagaRow {
+  id: string;
+  type: string;
+  correlationId: string;
+  startEventId: string;
+  state: SagaState;
+  step: number;
+  stepName: string;
+  attempts: number;
+  deadline: Date | null;
+  version: number;
+  data: unknown;
+  results: Record<string, Record<string, unknown>>;
+  failure: string | null;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  endedAt: Date | null;
+}
+
+/** A `saga_steps` row to write (`type` only labels metrics). */
+export interface SagaStepRow {
+  sagaId: string;
+  type: string;
+  seq: number;
+  step: string;
+  phase: SagaPhase | 'operator';
+  event: string;
+  state: SagaState;
+  causeType: string | null;
+  causeId: string | null;
+  sentType: string | null;
+  sentId: string | null;
+  detail: string | null;
+}
+
+const COLUMNS = `id, type, correlation_id, start_event_id, state, step, step_name, attempts, deadline, version, data,
+  results, failure, last_error, created_at, updated_at, ended_at`;
+
+type RawSaga = Record<string, unknown>;
+
+export function toSagaRow(raw: RawSaga): SagaRow {
+  return {
+    id: raw.id as string,
+    type: raw.type as string,
+    correlationId: raw.correlation_id as string,
+    startEventId: raw.start_event_id as string,
+    state: raw.state as SagaState,
+    step: Number(raw.step),
+    stepName: raw.step_name as string,
+    attempts: Number(raw.attempts),
+    deadline: (raw.deadline as Date | null) ?? null,
+    version: Number(raw.version),
+    data: raw.data,
+    results: (raw.results ?? {}) as SagaRow['results'],
+    failure: (raw.failure as string | null) ?? null,
+    lastError: (raw.last_error as string | null) ?? null,
+    createdAt: raw.created_at as Date,
+    updatedAt: raw.updated_at as Date,
+    endedAt: (raw.ended_at as Date | null) ?? null,
+  };
+}
+
+export interface NewSaga {
+  id: string;
+  type: string;
+  correlationId: string;
+  startEventId: string;
+  stepName: string;
+  data: unknown;
+  /** The first command's timeout. */
+  timeoutMs: number;
+}
+
+/** The coordinator's statements on `sagas` and `saga_steps`, one named function each. */
+export const SagasRepository = {
+  /**
+   * The saga at version 1, running its first step; nothing when one exists already for the type and correlation id
+   * (the unique constraint decides, so a replayed start event never starts a second saga). True when inserted.
+   */
+  async insert(manager: EntityManager, saga: NewSaga): Promise<boolean> {
+    const rows = await preparedQuery(
+      manager,
+      `INSERT INTO sagas (id, type, correlation_id, start_event_id, state, step, step_name, attempts, deadline, version,
+                          data, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'running', 0, $5, 1, clock_timestamp() + make_interval(secs => $6::float8 / 1000), 1,
+               $7, clock_timestamp(), clock_timestamp())
+       ON CONFLICT (type, correlation_id) DO NOTHING
+       RETURNING id`,
+      [saga.id, saga.type, saga.correlationId, saga.startEventId, saga.stepName, saga.timeoutMs, saga.data],
+    );
+    return rows.length === 1;
+  },
+
+  /** The saga, locked until the transaction ends: every move of a saga happens under this lock. */
+  async lock(manager: EntityManager, id: string): Promise<SagaRow | undefined> {
+    const rows = await preparedQuery<RawSaga>(manager, `SELECT ${COLUMNS} FROM sagas WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0] && toSagaRow(rows[0]);
+  },
+
+  /**
+   * Moves the saga from `fromVersion` to the next version: the version guard makes a move computed from a stale read
+   * write nothing. `timeoutMs` null clears the deadline. False when the version did not match.
+   */
+  async move(
+    manager: EntityManager,
+    id: string,
+    fromVersion: number,
+    to: {
+      state: SagaState;
+      step: number;
+      stepName: string;
+      attempts: number;
+      timeoutMs: number | null;
+      failure: string | null;
+      lastError: string | null;
+      results: Record<string, unknown> | null;
+      ended: boolean;
+    },
+  ): Promise<boolean> {
+    const rows = await preparedQuery(
+      manager,
+      `UPDATE sagas
+          SET state = $3, step = $4, step_name = $5, attempts = $6,
+              deadline = CASE WHEN $7::float8 IS NULL THEN NULL
+                              ELSE clock_timestamp() + make_interval(secs => $7::float8 / 1000) END,
+              version = version + 1,
+              failure = COALESCE($8, failure),
+              last_error = COALESCE($9, last_error),
+              results = CASE WHEN $10::jsonb IS NULL THEN results ELSE results || $10::jsonb END,
+              updated_at = clock_timestamp(),
+              ended_at = CASE WHEN $11 THEN clock_timestamp() ELSE ended_at END
+        WHERE id = $1 AND version = $2
+        RETURNING version`,
+      [
+        id,
+        fromVersion,
+        to.state,
+        to.step,
+        to.stepName,
+        to.attempts,
+        to.timeoutMs,
+        to.failure,
+        to.lastError,
+        to.results === null ? null : JSON.stringify(to.results),
+        to.ended,
+      ],
+    );
+    return rows.length === 1;
+  },
+
+  /** History rows, one statement for any number (a consumer batch queues them; see `SagaTransaction.history`). */
+  async insertSteps(manager: EntityManager, steps: SagaStepRow[]): Promise<void> {
+    if (steps.length === 0) return;
+    const column = <K extends keyof SagaStepRow>(key: K) => steps.map((step) => step[key]);
+    await preparedQuery(
+      manager,
+      `INSERT INTO saga_steps (saga_id, seq, step, phase, event, state, cause_type, cause_id, sent_type, sent_id, detail)
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::varchar[], $6::varchar[],
+                            $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::text[])`,
+      [
+        column('sagaId'),
+        column('seq'),
+        column('step'),
+        column('phase'),
+        column('event'),
+        column('state'),
+        column('causeType'),
+        column('causeId'),
+        column('sentType'),
+        column('sentId'),
+        column('detail'),
+      ],
+    );
+  },
+
+  /**
+   * Up to `limit` sagas whose deadline passed, locked; those another transaction holds (a reply being applied right
+   * now) are skipped and looked at again next time.
+   */
+  async lockExpired(manager: EntityManager, limit: number): Promise<SagaRow[]> {
+    const rows = await manager.query(
+      `SELECT ${COLUMNS} FROM sagas
+        WHERE deadline <= clock_timestamp()
+        ORDER BY deadline
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return (rows as RawSaga[]).map(toSagaRow);
+  },
+
+  /**
+   * An operator's retry of a `failed` saga: its deadline becomes now, so the coordinator's deadline job sends the
+   * compensation again (the state moves in that job's transaction, with the command). Returns the new version, or
+   * undefined when the saga is not `failed` or a retry is already pending.
+   */
+  async scheduleRetry(manager: EntityManager, id: string): Promise<{ version: number; stepName: string } | undefined> {
+    const rows: Array<{ version: number; step_name: string }> = await manager.query(
+      `WITH scheduled AS (
+         UPDATE sagas SET deadline = clock_timestamp(), version = version + 1, updated_at = clock_timestamp()
+          WHERE id = $1 AND state = 'failed' AND deadline IS NULL
+          RETURNING version, step_name
+       )
+       SELECT * FROM scheduled`,
+      [id],
+    );
+    return rows[0] && { version: rows[0].version, stepName: rows[0].step_name };
+  },
+
+  /**
+   * Retention: up to `limit` sagas that ended (`completed`, `compensated`) before `cutoff`, with their history. Sagas
+   * in flight or `failed` are never deleted.
+   */
+  async deleteEndedBefore(db: DataSource | EntityManager, cutoff: Date, limit: number): Promise<number> {
+    const [{ deleted }]: Array<{ deleted: number }> = await db.query(
+      `WITH doomed AS (
+         SELECT id FROM sagas
+          WHERE ended_at < $1 AND state IN ('completed', 'compensated')
+          ORDER BY ended_at LIMIT $2
+       ), history AS (
+         DELETE FROM saga_steps s USING doomed d WHERE s.saga_id = d.id
+       ), gone AS (
+         DELETE FROM sagas g USING doomed d WHERE g.id = d.id RETURNING 1
+       )
+       SELECT count(*)::int AS deleted FROM gone`,
+      [cutoff, limit],
+    );
+    return deleted;
+  },
+
+  /** Sagas per type and state, for the `hookrail_sagas` gauge. */
+  async countByTypeAndState(
+    db: DataSource | EntityManager,
+  ): Promise<Array<{ type: string; state: SagaState; count: number }>> {
+    return db.query(`SELECT type, state, count(*)::int AS count FROM sagas GROUP BY type, state`);
+  },
+};

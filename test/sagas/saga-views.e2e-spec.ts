@@ -1,0 +1,266 @@
+import {
+  CloudEvent,
+  INVENTORY_STOCK_RESERVED_V1,
+  PAYMENTS_CARD_CHARGED_V1,
+  PAYMENTS_CHARGE_REFUND_FAILED_V1,
+  SHIPPING_SHIPMENT_CREATION_FAILED_V1,
+} from '@app/contracts';
+import { connect } from '@app/db';
+import { createLogger } from '@app/logger';
+import { SagaCoordinator, SagasRepository, SagaStepRow } from '@app/saga';
+import { waitFor } from '@app/testing';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { runCli } from '../../apps/cli/src/main';
+import { ORDER_FULFILMENT, orderFulfilmentSaga } from '../../apps/consumers/src/fulfilment/order-fulfilment.saga';
+import { Ingress, orderData, post, secrets, startIngress } from '../ingress/ingress-harness';
+import { standardHeaders } from '../ingress/signing';
+
+/** A response's JSON body, for assertions. */
+async function json(response: Response | Promise<Response>): Promise<any> {
+  return (await response).json();
+}
+
+/** Reads SSE frames (event name, id, data) from a live stream until closed. */
+function openStream(url: string) {
+  const frames: Array<{ event: string; id: string; data: Record<string, any> }> = [];
+  const controller = new AbortController();
+  const done = (async () => {
+    const response = await fetch(url, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done: ended } = await reader.read();
+      if (ended) return;
+      buffer += Buffer.from(value).toString('utf8');
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const id = /^id: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event && id && data) frames.push({ event, id, data: JSON.parse(data) });
+      }
+    }
+  })().catch((error: Error) => {
+    if (error.name !== 'AbortError') throw error;
+  });
+  return { frames, close: () => controller.abort(), done };
+}
+
+describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and `hookrail sagas`', () => {
+  let ingress: Ingress;
+  let dataSource: DataSource;
+  const adminToken = randomUUID();
+  const coordinator = new SagaCoordinator(
+    [orderFulfilmentSaga({ stepTimeoutMs: 60_000, stepRetries: 0, topic: (name) => name })],
+    createLogger('saga-views', 'silent'),
+  );
+
+  beforeAll(async () => {
+    ingress = await startIngress({ ADMIN_TOKEN: adminToken });
+    dataSource = await connect({ url: ingress.database.url, applicationName: 'saga-views-test', poolSize: 2 });
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await ingress?.close();
+  });
+
+  const admin = (path: string, init: RequestInit = {}) =>
+    fetch(`${ingress.url}/admin/sagas${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${adminToken}`, 'x-hookrail-operator': 'ada', ...init.headers },
+    });
+
+  /** An order placed through the real ingress; returns its event id. */
+  async function placeOrder(orderId: string): Promise<string> {
+    const payload = JSON.stringify({
+      type: 'shop.order.placed.v1',
+      timestamp: new Date().toISOString(),
+      data: orderData(orderId),
+    });
+    const { body } = await post(
+      `${ingress.url}/webhooks/shop`,
+      payload,
+      standardHeaders(secrets.standard[0], randomUUID(), payload),
+    );
+    return body.id as string;
+  }
+
+  /** Moves sagas as the coordinator does, in one transaction, history included. */
+  async function move(work: (tx: { manager: any; history: (row: SagaStepRow) => void }) => Promise<unknown>) {
+    await dataSource.transaction(async (manager) => {
+      const rows: SagaStepRow[] = [];
+      await work({ manager, history: (row) => rows.push(row) });
+      await SagasRepository.insertSteps(manager, rows);
+    });
+  }
+
+  const reply = (sagaId: string, type: string, data: Record<string, unknown> = {}): CloudEvent<any> => ({
+    specversion: '1.0',
+    id: randomUUID(),
+    source: '/participants/test',
+    type,
+    time: new Date().toISOString(),
+    datacontenttype: 'application/json',
+    data: { sagaId, commandId: randomUUID(), ...data },
+  });
+
+  async function startSaga(orderId: string): Promise<{ eventId: string; sagaId: string }> {
+    const eventId = await placeOrder(orderId);
+    let sagaId = '';
+    await move(async (tx) => {
+      const started = await coordinator.start(tx, ORDER_FULFILMENT, {
+        correlationId: orderId,
+        startEventId: eventId,
+        data: orderData(orderId),
+      });
+      sagaId = started!.sagaId;
+    });
+    return { eventId, sagaId };
+  }
+
+  it('shows the saga of an order event, and streams each transition as it happens', async () => {
+    const { eventId, sagaId } = await startSaga('ord-view-1');
+    const stream = openStream(`${ingress.url}/events/${eventId}/stream`);
+    await waitFor(() => stream.frames.some((frame) => frame.event === 'status'), { what: 'the first status frame' });
+    await move((tx) => coordinator.reply(tx, reply(sagaId, INVENTORY_STOCK_RESERVED_V1, { orderId: 'ord-view-1' })));
+    await waitFor(() => stream.frames.filter((frame) => frame.event === 'saga').length === 2, {
+      what: 'two saga frames',
+    });
+    await move((tx) =>
+      coordinator.reply(tx, reply(sagaId, PAYMENTS_CARD_CHARGED_V1, { orderId: 'ord-view-1', chargeId: 'ch_1' })),
+    );
+    await waitFor(() => stream.frames.filter((frame) => frame.event === 'saga').length === 3, {
+      what: 'three saga frames',
+    });
+    stream.close();
+    await stream.done;
+
+    expect(stream.frames.filter((frame) => frame.event === 'saga').map((frame) => frame.data)).toEqual([
+      expect.objectContaining({ sagaId, type: ORDER_FULFILMENT, seq: 1, event: 'started', step: 'reserve-stock' }),
+      expect.objectContaining({
+        seq: 2,
+        event: 'succeeded',
+        step: 'reserve-stock',
+        reply: INVENTORY_STOCK_RESERVED_V1,
+      }),
+      expect.objectContaining({ seq: 3, event: 'succeeded', step: 'charge-card', sent: 'shipping.create-shipment.v1' }),
+    ]);
+    const ids = stream.frames.map((frame) => Number(frame.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+
+    const status = await json(fetch(`${ingress.url}/events/${eventId}`));
+    expect(status.saga).toMatchObject({
+      id: sagaId,
+      type: ORDER_FULFILMENT,
+      state: 'running',
+      step: 'create-shipment',
+      history: [
+        expect.objectContaining({ event: 'started', sent: 'inventory.reserve-stock.v1', state: 'running' }),
+        expect.objectContaining({ event: 'succeeded', sent: 'payments.charge-card.v1' }),
+        expect.objectContaining({ event: 'succeeded', sent: 'shipping.create-shipment.v1' }),
+      ],
+    });
+  });
+
+  it('lists failed sagas first, shows one with its history, and retries it once (API and CLI)', async () => {
+    const { sagaId } = await startSaga('ord-view-2');
+    await move(async (tx) => {
+      await coordinator.reply(tx, reply(sagaId, INVENTORY_STOCK_RESERVED_V1, { orderId: 'ord-view-2' }));
+      await coordinator.reply(tx, reply(sagaId, PAYMENTS_CARD_CHARGED_V1, { orderId: 'ord-view-2', chargeId: 'ch_2' }));
+      await coordinator.reply(
+        tx,
+        reply(sagaId, SHIPPING_SHIPMENT_CREATION_FAILED_V1, { orderId: 'ord-view-2', reason: 'undeliverable' }),
+      );
+      await coordinator.reply(
+        tx,
+        reply(sagaId, PAYMENTS_CHARGE_REFUND_FAILED_V1, { orderId: 'ord-view-2', reason: 'refund refused' }),
+      );
+    });
+
+    const list = await json(admin(''));
+    expect(list.items[0]).toMatchObject({
+      id: sagaId,
+      state: 'failed',
+      step: 'charge-card',
+      lastError: 'refund refused',
+    });
+    expect(list.byState).toEqual(
+      expect.arrayContaining([
+        { state: 'failed', count: 1 },
+        { state: 'running', count: 1 },
+      ]),
+    );
+    expect((await json(admin('?state=failed'))).items.map((saga: { id: string }) => saga.id)).toEqual([sagaId]);
+    expect((await json(admin('?state=running&type=order-fulfilment'))).total).toBe(1);
+    const bad = await admin('?state=stuck');
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toMatchObject({
+      error: 'malformed_request',
+      message: expect.stringContaining('state must be one of'),
+    });
+
+    const detail = await json(admin(`/${sagaId}`));
+    expect(detail).toMatchObject({
+      id: sagaId,
+      state: 'failed',
+      failure: 'undeliverable',
+      results: { 'charge-card': { chargeId: 'ch_2' } },
+    });
+    expect(detail.history.map((entry: { event: string; state: string }) => `${entry.event} → ${entry.state}`)).toEqual([
+      'started → running',
+      'succeeded → running',
+      'succeeded → running',
+      'failed → compensating',
+      'failed → failed',
+    ]);
+    expect((await admin('/not-a-uuid')).status).toBe(400);
+    expect((await admin(`/${randomUUID()}`)).status).toBe(404);
+    expect((await fetch(`${ingress.url}/admin/sagas`)).status).toBe(401);
+
+    // The CLI shows the same, failed first.
+    const env = { ...process.env, DATABASE_URL: ingress.database.url, HOOKRAIL_OPERATOR: 'ops' };
+    const cli = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(
+        args,
+        (text) => out.push(text),
+        (text) => err.push(text),
+        env,
+      );
+      return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+    };
+    const listed = await cli('sagas', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('failed 1');
+    expect(listed.stdout.split('\n')[4]).toContain(sagaId);
+    const shown = await cli('sagas', 'show', sagaId);
+    expect(shown).toMatchObject({ code: 0, stdout: expect.stringContaining('refund refused') });
+    expect(shown.stdout).toMatch(/charge-card\s+compensation\s+failed\s+failed\s+payments.charge-refund-failed.v1/);
+    expect(await cli('sagas', 'list', '--state', 'stuck')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--state'),
+    });
+
+    // A retry is scheduled once (the coordinator's deadline job would send the refund again).
+    const retried = await admin(`/${sagaId}/retry`, { method: 'POST' });
+    expect(retried.status).toBe(202);
+    expect(await json(retried)).toEqual({ id: sagaId, retry: 'scheduled', step: 'charge-card' });
+    const again = await admin(`/${sagaId}/retry`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(await json(again)).toMatchObject({
+      error: 'saga_not_failed',
+      message: expect.stringContaining('already pending'),
+    });
+    expect(await cli('sagas', 'retry', sagaId)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('already pending'),
+    });
+    const [requested] = (await json(admin(`/${sagaId}`))).history.slice(-1);
+    expect(requested).toMatchObject({ event: 'retry-requested', phase: 'operator', detail: 'requested by admin:ada' });
+  });
+});
