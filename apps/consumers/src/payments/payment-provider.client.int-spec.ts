@@ -48,7 +48,7 @@ describe('payment provider client against the development provider (real HTTP)',
     const down = await client.charge(charge, 'saga-4:charge-card:action').catch((error: unknown) => error);
     expect(down).toBeInstanceOf(PaymentProviderUnavailableError);
     expect(down).toMatchObject({ dependency: 'payment-provider', retryAfterMs: 2000 });
-    expect(classifyError(down)).toBe('transient');
+    expect(classifyError(down)).toBe('dependency');
     // Nothing was charged for the failed call: the same key charges now.
     await client.charge(charge, 'saga-4:charge-card:action');
     const stats = await (await fetch(`${provider.url}/_dev/stats`)).json();

@@ -58,6 +58,9 @@ describe('the AsyncAPI 3.0 document', () => {
     expect(Object.keys(channels)).toEqual([
       'fulfilment.replies',
       'hookrail.inbound',
+      'inventory.commands',
+      'payments.commands',
+      'shipping.commands',
       'shop.orders',
       'fulfilment.dlt',
       'fulfilment.replay',
@@ -70,6 +73,8 @@ describe('the AsyncAPI 3.0 document', () => {
     });
     expect(Object.keys(channels['shop.orders'].messages as object)).toEqual([
       'shop.order.cancelled.v1',
+      'shop.order.fulfilled.v1',
+      'shop.order.fulfilment-failed.v1',
       'shop.order.paid.v1',
       'shop.order.placed.v1',
     ]);

@@ -18,6 +18,17 @@ const validOrder = {
   paidAt: '2026-11-29T10:00:00Z',
   reason: 'customer_request',
   cancelledAt: '2026-11-29T11:00:00Z',
+  // The fulfilment saga's commands, replies and outcomes.
+  sagaId: '6f1c1f5e-7d0a-4a53-9a43-6a3f0c1f7b10',
+  commandId: '0b6f8a86-1f1d-4e0c-8f4e-3c2b9f5d2a71',
+  idempotencyKey: '6f1c1f5e-7d0a-4a53-9a43-6a3f0c1f7b10:charge-card:action',
+  customerId: 'cus_1',
+  chargeId: 'ch_1',
+  shipmentId: 'shp_1',
+  recipient: 'cus_1',
+  lines: [{ sku: 'book', quantity: 2 }],
+  fulfilledAt: '2026-11-29T12:00:00Z',
+  failedAt: '2026-11-29T12:00:00Z',
 };
 
 /** Values that break one rule or another, and a few that keep them. */
