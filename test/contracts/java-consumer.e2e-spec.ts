@@ -93,7 +93,7 @@ describe('a consumer in another language: the Java example with kafka-clients', 
     const body = JSON.stringify({ type: 'shop.order.placed.v1', data: orderData('ord_java') });
     const accepted = await post(`${ingress.url}/webhooks/shop`, body, standardHeaders(secrets.standard[0], `msg_${randomUUID()}`, body));
     expect(accepted.status).toBe(202);
-    await waitFor(() => reader.messages.length === 1, { what: 'the event on its topic' });
+    await waitFor(() => reader.messages.length === 1, { what: 'the event on its topic', timeoutMs: 60_000 });
 
     // A redelivery of the same event (as after a relay crash), then a record that is not a CloudEvent.
     const [published] = reader.messages;
