@@ -129,6 +129,9 @@ describe('saga trail source on Postgres', () => {
       'order-fulfilment saga: create-shipment action failed on shipping.shipment-creation-failed.v1 (undeliverable); ' +
         'sent payments.refund-charge.v1; now compensating',
     );
+    expect(saga[5].summary).toBe(
+      'order-fulfilment saga: retry of charge-card requested by admin:grace; its compensation is sent again',
+    );
     expect(saga[4].detail).toMatchObject({
       sagaId,
       type: 'order-fulfilment',

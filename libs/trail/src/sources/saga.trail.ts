@@ -68,6 +68,8 @@ function levelOf(row: SagaStepRow): TrailLevel {
 
 /** "order-fulfilment saga: charge-card action failed on payments.card-charge-failed.v1 (declined); sent …; now compensating". */
 function summaryOf(row: SagaStepRow): string {
+  if (row.event === 'retry-requested')
+    return `${row.type} saga: retry of ${row.step} ${row.detail ?? 'requested'}; its compensation is sent again`;
   const cause = row.cause_type ? ` on ${row.cause_type}` : '';
   const why = row.detail ? ` (${row.detail})` : '';
   const sent = row.sent_type ? `; sent ${row.sent_type}` : '';
