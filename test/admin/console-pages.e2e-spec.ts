@@ -38,8 +38,12 @@ describe('console pages for sagas, webhooks, the catalogue and open breakers', (
     ]);
     db = await connect({ url: ingress.database.url, applicationName: 'console-pages-test', poolSize: 2 });
     const body = JSON.stringify({ type: 'shop.order.placed.v1', data: orderData(orderId) });
-    eventId = (await post(`${ingress.url}/webhooks/shop`, body, standardHeaders(secrets.standard[0], orderId, body)))
-      .body.id;
+    const accepted = await post(
+      `${ingress.url}/webhooks/shop`,
+      body,
+      standardHeaders(secrets.standard[0], orderId, body),
+    );
+    eventId = String(accepted.body.id);
     await seedSagas();
     await saveBreakerState(db, {
       group: 'notifier',
@@ -136,10 +140,10 @@ describe('console pages for sagas, webhooks, the catalogue and open breakers', (
 
   /** At 1280 px the page does not scroll sideways and every button stays inside its card (read in one go: it redraws). */
   async function fitsIn1280() {
-    const spilled = await page.evaluate(() => {
+    const spilled = await page.locator('html').evaluate((root) => {
       const found: string[] = [];
-      if (document.documentElement.scrollWidth > 1280) found.push(`page ${document.documentElement.scrollWidth} px`);
-      for (const section of document.querySelectorAll('.page:not([hidden]) section')) {
+      if (root.scrollWidth > 1280) found.push(`page ${root.scrollWidth} px`);
+      for (const section of root.querySelectorAll('.page:not([hidden]) section')) {
         const card = section.getBoundingClientRect();
         if (card.width === 0) continue;
         for (const button of section.querySelectorAll('button')) {
