@@ -4,7 +4,7 @@ import { CliContext, UsageError } from '../cli-context';
 /**
  * `hookrail trace <ref>`: the whole trail of the event(s) an event id, a sender's event id or an aggregate id names:
  * received, queued and published, each group's processing, dead letters with their replays and who ran them, the
- * agent's task. One line per step, oldest first.
+ * agent's task, the saga it started and its outbound deliveries with every attempt. One line per step, oldest first.
  */
 export async function traceCommand(ctx: CliContext, refs: string[], options: { json: boolean }): Promise<void> {
   if (refs.length !== 1) throw new UsageError('trace takes one event id, sender event id or aggregate id');

@@ -26,6 +26,8 @@ export interface WebhookEndpointView extends WebhookEndpoint {
   secrets: SecretSummary[];
   /** Deliveries waiting (`pending`, including those waiting for the endpoint to be enabled) and in flight. */
   queue: { pending: number; sending: number };
+  /** Deliveries that spent every attempt and wait for a replay (until retention deletes them), the latest's time. */
+  failures: { failed: number; lastFailedAt: Date | null };
 }
 
 export type NewWebhookEndpoint = Pick<
@@ -149,6 +151,12 @@ export class WebhookEndpointsRepository {
         GROUP BY endpoint_id, state`,
       [ids],
     );
+    const failed: Array<{ endpoint_id: string; count: number; last_failed_at: Date | null }> = await this.db.query(
+      `SELECT endpoint_id, count(*)::int AS count, max(failed_at) AS last_failed_at FROM webhook_deliveries
+        WHERE endpoint_id = ANY($1::uuid[]) AND state = 'failed'
+        GROUP BY endpoint_id`,
+      [ids],
+    );
     return rows.map((row) => ({
       ...toEndpoint(row),
       secrets: secrets
@@ -162,6 +170,7 @@ export class WebhookEndpointsRepository {
         pending: queue.find((q) => q.endpoint_id === row.id && q.state === 'pending')?.count ?? 0,
         sending: queue.find((q) => q.endpoint_id === row.id && q.state === 'sending')?.count ?? 0,
       },
+      failures: failuresOf(failed.find((f) => f.endpoint_id === row.id)),
     }));
   }
 }
@@ -181,6 +190,10 @@ export async function disableEndpoints(db: Db, ids: string[], reason: string): P
     [ids, reason.slice(0, 2000)],
   );
   return updatedRows(result).map((row) => String(row.id));
+}
+
+function failuresOf(row: { count: number; last_failed_at: Date | null } | undefined): WebhookEndpointView['failures'] {
+  return { failed: row?.count ?? 0, lastFailedAt: row?.last_failed_at ? new Date(row.last_failed_at) : null };
 }
 
 function toEndpoint(row: Record<string, any>): WebhookEndpoint {

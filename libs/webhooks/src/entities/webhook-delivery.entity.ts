@@ -23,6 +23,7 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
 })
 @Index('ix_webhook_deliveries_sending', ['endpointId', 'leaseUntil'], { where: `state = 'sending'` })
 @Index('ix_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt'])
+@Index('ix_webhook_deliveries_failed', ['endpointId', 'createdAt'], { where: `state = 'failed'` })
 @Index('ix_webhook_deliveries_to_dead_letter', ['id'], { where: `state = 'failed' AND dead_lettered_at IS NULL` })
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'pk_webhook_deliveries' })

@@ -5,10 +5,11 @@ export const CONSOLE_STYLES = `
   header { display: flex; gap: 1rem; align-items: center; padding: .5rem 1.2rem; background: #1d232a; color: #fff; }
   header h1 { font-size: 1.1rem; margin: 0 1rem 0 0; }
   header nav { display: flex; gap: .2rem; }
-  header nav a { color: #c9d1d9; text-decoration: none; padding: .3rem .7rem; border-radius: 4px; }
+  header nav a { color: #c9d1d9; text-decoration: none; padding: .3rem .6rem; border-radius: 4px; white-space: nowrap; }
   header nav a.active, header nav a:hover { background: #31383f; color: #fff; }
   header .spacer { flex: 1; }
   header form { display: flex; gap: .3rem; }
+  header #who, header button { white-space: nowrap; }
   main, #login { padding: 1rem 1.2rem; max-width: 1600px; margin: 0 auto; }
   section { background: #fff; border: 1px solid #dde1e6; border-radius: 6px; padding: .8rem 1rem; margin-bottom: 1rem; min-width: 0; }
   h2 { font-size: 1rem; margin: 0 0 .6rem; }
@@ -48,4 +49,15 @@ export const CONSOLE_STYLES = `
   ol.timeline details { margin-top: .2rem; }
   .event-head { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; margin-bottom: .6rem; color: #57606a; }
   .event-head b { color: #1d232a; }
+  .filters { display: flex; flex-wrap: wrap; gap: .4rem 1rem; align-items: center; margin: 0 0 .6rem; }
+  button.card { font: inherit; color: inherit; text-align: left; }
+  .card.selected { outline: 2px solid #0969da; }
+  td.url { word-break: break-all; min-width: 14rem; }
+  td.bad { color: #b42318; }
+  .state-failed, .state-disabled { color: #b42318; } .state-compensating, .state-pending, .state-sending { color: #b54708; }
+  .state-completed, .state-delivered, .state-enabled { color: #067647; } .state-compensated { color: #57606a; }
+  section.secret { border-color: #b54708; background: #fffaeb; }
+  section.secret code { font-size: 1rem; word-break: break-all; user-select: all; }
+  details > summary { cursor: pointer; color: #0969da; margin: .6rem 0 .4rem; }
+  .banner > div + div { margin-top: .3rem; }
 `;

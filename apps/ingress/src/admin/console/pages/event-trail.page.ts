@@ -2,7 +2,8 @@ import { ConsolePage } from '../console-parts';
 
 /**
  * One event's whole trail (`#/events/<event id | sender event id | aggregate id>`): received, queued, published, each
- * group's processing, dead letters with their replays and who ran them, the agent's task, as one timeline. A dead
+ * group's processing, dead letters with their replays and who ran them, the agent's task, saga transitions and
+ * outbound deliveries with their attempts, as one timeline. A dead
  * letter still dead can be replayed from here, after a confirmation.
  */
 export const eventTrailPage: ConsolePage = {
@@ -35,6 +36,8 @@ export const eventTrailPage: ConsolePage = {
       entry.summary,
       replayable ? [' ', h.el('button', { 'data-action': 'replay', onclick: () => h.change('replay', { id: entry.deadLetterId, group: entry.group }) }, 'Replay')] : null,
       entry.deadLetterId ? [' ', h.el('a', { href: '#/dead-letters/' + encodeURIComponent(entry.group) }, 'dead letters')] : null,
+      entry.detail.sagaId ? [' ', h.el('a', { href: '#/sagas/' + entry.detail.sagaId, 'data-link': 'saga' }, 'saga')] : null,
+      entry.detail.endpointId ? [' ', h.el('a', { href: '#/webhooks/' + entry.detail.endpointId, 'data-link': 'deliveries' }, 'deliveries')] : null,
       h.el('details', {}, h.el('summary', {}, 'details'), h.el('pre', {}, JSON.stringify(entry.detail, null, 2))));
   }
 
