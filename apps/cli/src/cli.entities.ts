@@ -1,4 +1,4 @@
-import { DeadLetterAuditEntity, DeadLetterEntity } from '@app/dead-letters';
+import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters';
 
-/** The tables the operator CLI writes: dead letters it replays or purges, and their audit. */
-export const CLI_ENTITIES = [DeadLetterEntity, DeadLetterAuditEntity];
+/** The tables the operator CLI writes: dead letters it replays or purges, the keys it purges, and their audit. */
+export const CLI_ENTITIES = [DeadLetterEntity, DeadLetterAuditEntity, ParkedKeyEntity];

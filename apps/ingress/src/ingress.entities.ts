@@ -1,11 +1,11 @@
-import { DeadLetterAuditEntity, DeadLetterEntity } from '@app/dead-letters';
+import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters';
 import { JobHeartbeatEntity } from '@app/jobs';
 import { OutboxMessageEntity } from '@app/outbox';
 import { InboundEventEntity } from './events/inbound-event.entity';
 
 /**
  * The tables the ingress writes: its events and their outbox rows, its retention job's heartbeat, and the dead
- * letters an operator replays or purges through `/admin` (with their audit).
+ * letters and parked keys an operator replays or purges through `/admin` (with their audit).
  */
 export const INGRESS_ENTITIES = [
   InboundEventEntity,
@@ -13,4 +13,5 @@ export const INGRESS_ENTITIES = [
   JobHeartbeatEntity,
   DeadLetterEntity,
   DeadLetterAuditEntity,
+  ParkedKeyEntity,
 ];

@@ -9,6 +9,7 @@ import { RetentionIndexes1764510000001 } from './1764510000001-RetentionIndexes'
 import { OutboxNotifyAfterCommit1764520000001 } from './1764520000001-OutboxNotifyAfterCommit';
 import { AnalyticsDailyTotals1764580000001 } from './1764580000001-AnalyticsDailyTotals';
 import { DependencyBreakers1764540000001 } from './1764540000001-DependencyBreakers';
+import { ParkedKeys1764590000001 } from './1764590000001-ParkedKeys';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   OutboxNotifyAfterCommit1764520000001,
   AnalyticsDailyTotals1764580000001,
   DependencyBreakers1764540000001,
+  ParkedKeys1764590000001,
 ];
