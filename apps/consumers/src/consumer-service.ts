@@ -1,3 +1,4 @@
+import { KeyOrder } from '@app/consumer-runtime';
 import { Type } from '@nestjs/common';
 
 /** The team that answers for a group's dead letters and alerts. */
@@ -15,4 +16,10 @@ export interface ConsumerService {
   owner: GroupOwner;
   /** How long a message waiting on a down dependency is retried before it is dead-lettered (CONSUMER_RETRY_CEILING_MS). */
   retryCeilingMs?: number;
+  /**
+   * `park`: when an event is dead-lettered, the group holds back the later events of its key (parked behind the dead
+   * letter) until it is resolved or purged, then applies them in order; other keys and the partition go on. For
+   * groups whose effect depends on the order of a key's events (a ledger, a state machine). Default `none`.
+   */
+  keyOrder?: KeyOrder;
 }
