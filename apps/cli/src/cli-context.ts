@@ -14,7 +14,18 @@ export class CliContext {
   constructor(
     readonly env: CliEnv,
     readonly out: (text: string) => void,
+    /** Asks the operator a yes/no question (a terminal); absent when there is nobody to ask. */
+    private readonly asker?: (question: string) => Promise<boolean>,
   ) {}
+
+  /** Whether a question can be put to the operator. */
+  get canAsk(): boolean {
+    return this.asker !== undefined;
+  }
+
+  ask(question: string): Promise<boolean> {
+    return this.asker ? this.asker(question) : Promise.resolve(false);
+  }
 
   async database(): Promise<DataSource> {
     this.dataSource ??= await connect({
