@@ -54,7 +54,7 @@ export class KeyParking implements ParkingHost {
   /** Locks the parked keys among these messages for the transaction; its decisions come from what it found. */
   async begin(manager: EntityManager, messages: KafkaMessage[], forUpdate: boolean): Promise<ParkingDecisions> {
     const keys = [...new Set(messages.map(keyOf).filter((key): key is string => key !== null))];
-    const heads = await new ParkedKeysRepository(manager).lockParked(manager, this.deps.group, keys, forUpdate);
+    const heads = await new ParkedKeysRepository(manager).lockParked(this.deps.group, keys, forUpdate);
     return new ParkingDecisions(this, new Map(heads.map((head) => [head.key, head.headId])));
   }
 

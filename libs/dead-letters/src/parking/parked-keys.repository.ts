@@ -65,15 +65,11 @@ export class ParkedKeysRepository {
    * replay moves the head or releases the key). Keys that are not parked lock nothing: nobody parks one except after
    * a dead letter, which commits before its offset does.
    */
-  async lockParked(
-    manager: EntityManager,
-    group: string,
-    keys: string[],
-    forUpdate: boolean,
-  ): Promise<ParkedKeyHead[]> {
+  async lockParked(group: string, keys: string[], forUpdate: boolean): Promise<ParkedKeyHead[]> {
     if (keys.length === 0) return [];
+    if (!(this.db instanceof EntityManager)) throw new Error('parked keys are locked inside a transaction');
     const rows = await preparedQuery<{ key: string; head_dead_letter_id: string }>(
-      manager,
+      this.db,
       forUpdate ? LOCK_UPDATE : LOCK_SHARE,
       [group, keys],
     );
