@@ -52,8 +52,21 @@ export interface ParkingStats {
   oldestAgeSeconds: number;
 }
 
-const LOCK_SHARE = `SELECT key, head_dead_letter_id FROM parked_keys WHERE "group" = $1 AND key = ANY($2::text[]) ORDER BY key FOR SHARE`;
-const LOCK_UPDATE = `SELECT key, head_dead_letter_id FROM parked_keys WHERE "group" = $1 AND key = ANY($2::text[]) ORDER BY key FOR UPDATE`;
+/**
+ * One index probe per key (`LATERAL`), rather than `key = ANY($2)` or a join: a prepared statement's generic plan
+ * cannot hash a parameter array, and a join planned while `parked_keys` had no statistics compared every parked key
+ * with every batch key (76 ms for 1,000 parked keys and 500 batch keys, against 0.4–0.7 ms for the probes, whatever
+ * the statistics). Rows are locked in the order of the keys given, which the caller sorts: transactions that lock
+ * several keys take them in one order.
+ */
+const lockKeys = (mode: 'SHARE' | 'UPDATE') =>
+  `SELECT pk.key, pk.head_dead_letter_id
+     FROM unnest($2::text[]) AS k(key)
+    CROSS JOIN LATERAL (
+          SELECT p.key, p.head_dead_letter_id FROM parked_keys p WHERE p."group" = $1 AND p.key = k.key FOR ${mode}
+         ) pk`;
+const LOCK_SHARE = lockKeys('SHARE');
+const LOCK_UPDATE = lockKeys('UPDATE');
 
 /** The parked_keys statements, one method each. */
 export class ParkedKeysRepository {
@@ -71,7 +84,7 @@ export class ParkedKeysRepository {
     const rows = await preparedQuery<{ key: string; head_dead_letter_id: string }>(
       this.db,
       forUpdate ? LOCK_UPDATE : LOCK_SHARE,
-      [group, keys],
+      [group, [...keys].sort()],
     );
     return rows.map((row) => ({ key: row.key, headId: row.head_dead_letter_id }));
   }
