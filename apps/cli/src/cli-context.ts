@@ -18,7 +18,18 @@ export class CliContext {
     private readonly note: (text: string) => void = () => undefined,
     /** True when DATABASE_URL was not set and the local default is used. */
     private readonly defaultDatabase = false,
+    /** Asks the operator a yes/no question (a terminal); absent when there is nobody to ask. */
+    private readonly asker?: (question: string) => Promise<boolean>,
   ) {}
+
+  /** Whether a question can be put to the operator. */
+  get canAsk(): boolean {
+    return this.asker !== undefined;
+  }
+
+  ask(question: string): Promise<boolean> {
+    return this.asker ? this.asker(question) : Promise.resolve(false);
+  }
 
   async database(): Promise<DataSource> {
     if (!this.dataSource) {

@@ -1,11 +1,12 @@
 import { OperatorAuditEntity } from '@app/audit';
-import { DeadLetterAuditEntity, DeadLetterEntity } from '@app/dead-letters';
+import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters';
 import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks';
 
-/** The tables the operator CLI writes: dead letters it replays or purges, webhook endpoints it manages, and the audit of both. */
+/** The tables the operator CLI writes: dead letters it replays or purges, the keys it purges, webhook endpoints it manages, and the audit of both. */
 export const CLI_ENTITIES = [
   DeadLetterEntity,
   DeadLetterAuditEntity,
+  ParkedKeyEntity,
   WebhookEndpointEntity,
   WebhookEndpointSecretEntity,
   OperatorAuditEntity,

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@app/config';
 import { InvalidFilterError } from '@app/dead-letters';
 import { errorMessage } from '@app/logger';
+import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { CliContext, UsageError } from './cli-context';
 import { deliveriesCommand } from './commands/deliveries.command';
@@ -20,7 +21,12 @@ Usage:
   hookrail dlq show    <id>                                  one dead letter: error, stack, headers, payload
   hookrail dlq replay  <id>... | filters | --all [--dry-run] [--limit N] [--rate N] [--as NAME]
                                                             send to <group>.replay (only that group consumes it)
-  hookrail dlq purge   <id>... | filters | --all [--dry-run] [--limit N] [--as NAME]
+  hookrail dlq purge   <id>... | filters | --all [--dry-run] [--limit N] [--as NAME] [--yes]
+                                                            purging the head of a parked key replays the events
+                                                            parked behind it, in order: it asks first (--yes: don't)
+  hookrail dlq parked  [--group G] [--key K]                 parked keys: head dead letter, events waiting behind it
+  hookrail dlq purge-key --group G --key K [--dry-run] [--yes]
+                                                            the key's dead letters and parked events, in one go
   hookrail outbox backlog                                   rows not yet published to Kafka
   hookrail lag         [--group G]...                       consumer lag per group, topic and partition
   hookrail breakers    [--all]                               dependencies a group waits on: its breaker is open
@@ -51,6 +57,7 @@ Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T 
 Options: --json (machine-readable output), --help
 Replay and purge work on dead letters in status "dead"; each run is recorded in dead_letter_audit; endpoint changes
 and delivery replays in operator_audit.
+"dlq list" leaves parked events out (--status parked lists them) and shows the parked keys below the dead letters.
 
 Environment: DATABASE_URL (default: database hookrail on 127.0.0.1, as npm start), KAFKA_BROKERS, KAFKA_NAMESPACE,
 HOOKRAIL_OPERATOR (who you are in the audit), OUTBOUND_WEBHOOKS_ALLOW_HOSTS / _ALLOW_HTTP / _ALLOW_PORTS (the SSRF
@@ -60,6 +67,7 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   'dry-run': { type: 'boolean', default: false },
+  yes: { type: 'boolean', short: 'y', default: false },
   all: { type: 'boolean', default: false },
   limit: { type: 'string' },
   rate: { type: 'string' },
@@ -87,6 +95,7 @@ export async function runCli(
   out: (text: string) => void,
   err: (text: string) => void,
   env: NodeJS.ProcessEnv = process.env,
+  ask: ((question: string) => Promise<boolean>) | undefined = terminalQuestion(),
 ): Promise<number> {
   let parsed;
   try {
@@ -103,12 +112,13 @@ export async function runCli(
   }
   let ctx: CliContext | undefined;
   try {
-    ctx = new CliContext(loadConfig(CliEnv, env), out, err, !env.DATABASE_URL);
+    ctx = new CliContext(loadConfig(CliEnv, env), out, err, !env.DATABASE_URL, ask);
     if (command === 'dlq') {
       await dlqCommand(ctx, action, rest, {
         json: values.json,
         dryRun: values['dry-run'],
         all: values.all,
+        yes: values.yes,
         limit: values.limit,
         rate: values.rate,
         as: values.as,
@@ -181,6 +191,19 @@ export async function runCli(
   } finally {
     await ctx?.close().catch(() => undefined);
   }
+}
+
+/** A yes/no question on the terminal, when there is one (stdin and stderr both a TTY). */
+function terminalQuestion(): ((question: string) => Promise<boolean>) | undefined {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
+  return async (question) => {
+    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return /^y(es)?$/i.test((await prompt.question(question)).trim());
+    } finally {
+      prompt.close();
+    }
+  };
 }
 
 if (require.main === module) {

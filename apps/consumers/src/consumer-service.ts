@@ -1,3 +1,4 @@
+import { KeyOrder } from '@app/consumer-runtime';
 import { Type } from '@nestjs/common';
 import type { ConsumersEnv } from './config/consumers.env';
 
@@ -24,4 +25,10 @@ export interface ConsumerService {
    * delays them.
    */
   maxBatchSize?: number;
+  /**
+   * `park`: when an event is dead-lettered, the group holds back the later events of its key (parked behind the dead
+   * letter) until it is resolved or purged, then applies them in order; other keys and the partition go on. For
+   * groups whose effect depends on the order of a key's events (a ledger, a state machine). Default `none`.
+   */
+  keyOrder?: KeyOrder;
 }

@@ -125,6 +125,8 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
       partitionsConsumedConcurrently: config.CONSUMER_PARTITION_CONCURRENCY,
       retryCeilingMs: service.retryCeilingMs ?? config.CONSUMER_RETRY_CEILING_MS,
+      keyOrder: config.CONSUMER_KEY_PARKING === 'off' ? 'none' : (service.keyOrder ?? 'none'),
+      unparkResendMs: config.CONSUMER_UNPARK_RESEND_MS,
       breaker: {
         failureThreshold: config.CONSUMER_BREAKER_FAILURES,
         probeIntervalMs: config.CONSUMER_BREAKER_PROBE_MS,

@@ -4,6 +4,7 @@ import {
   DependencyBreakerEntity,
   ProcessedEventEntity,
 } from '@app/consumer-runtime';
+import { DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters';
 import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs';
 import { SagaEntity, SagaStepEntity } from '@app/saga';
 import {
@@ -22,14 +23,17 @@ import { PaymentEntity } from './payments/payment.entity';
 import { ShipmentEntity } from './shipping/shipment.entity';
 
 /**
- * The tables the consumer services write: the runtime's dedupe and status rows, each service's own tables, and the
- * retention jobs' heartbeats. (The dead-letter store it also runs has a DataSource of its own.)
+ * The tables the consumer services write: the runtime's dedupe and status rows, the keys a group parks and the
+ * events parked behind them (`dead_letters` rows in status `parked`), each service's own tables, and the retention
+ * jobs' heartbeats. (The dead-letter store it also runs has a DataSource of its own.)
  */
 export const CONSUMERS_ENTITIES = [
   ProcessedEventEntity,
   ConsumerEventStatusEntity,
   DependencyBreakerEntity,
   ConsumerGroupOwnerEntity,
+  ParkedKeyEntity,
+  DeadLetterEntity,
   LedgerEntryEntity,
   NotificationEntity,
   AgentTaskEntity,

@@ -1,4 +1,4 @@
-import { DeadLetterAuditEntity, DeadLetterEntity } from '@app/dead-letters';
+import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters';
 import { OperatorAuditEntity } from '@app/audit';
 import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs';
 import { OutboxMessageEntity } from '@app/outbox';
@@ -8,7 +8,7 @@ import { InboundEventEntity } from './events/inbound-event.entity';
 
 /**
  * The tables the ingress writes: its events and their outbox rows, its jobs' heartbeats and schedules, the operator charts' samples, and the dead
- * letters an operator replays or purges through `/admin` (with their audit).
+ * letters and parked keys an operator replays or purges through `/admin` (with their audit).
  */
 export const INGRESS_ENTITIES = [
   InboundEventEntity,
@@ -21,4 +21,5 @@ export const INGRESS_ENTITIES = [
   OperatorAuditEntity,
   DeadLetterEntity,
   DeadLetterAuditEntity,
+  ParkedKeyEntity,
 ];

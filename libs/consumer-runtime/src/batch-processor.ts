@@ -1,3 +1,4 @@
+import { ClaimedParkedEvent } from '@app/dead-letters';
 import { Batch, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
@@ -6,13 +7,16 @@ import { errorMessage } from './classify-error';
 import { recordEventStatus } from './consumer-event-status.repository';
 import { ConsumerMetrics } from './consumer-metrics';
 import { ANY_EVENT_TYPE, FailurePolicy } from './handler';
+import { KeyParking } from './parking/key-parking';
+import { ParkingDecisions } from './parking/parking-decisions';
 import { PartitionHolds } from './partition-holds';
 import { PendingWrites } from './pending-writes';
 import { ProcessedEventClaims } from './processed-events.repository';
 import { GroupRetryHooks } from './retry-hooks';
 import { DeadLetterStep } from './steps/dead-letter.middleware';
-import { dedupe, DedupeOutcome } from './steps/dedupe.middleware';
+import { dedupe } from './steps/dedupe.middleware';
 import { HandledMessage, HandleStep } from './steps/handle.middleware';
+import { Outcome, ParkStep } from './steps/park.middleware';
 import { parseAndValidate, Parsed } from './steps/parse-and-validate.middleware';
 import { Failure, nextFailure, retry, RetrySettings } from './steps/retry.middleware';
 
@@ -36,6 +40,8 @@ export interface BatchProcessorDeps {
   /** Where a partition waits while its first uncommitted message may not be tried yet. */
   holds: PartitionHolds;
   breakers: GroupBreakers;
+  /** Per-key order through failures (`keyOrder: 'park'`); absent, no key is ever parked. */
+  parking?: KeyParking;
   /** Runs after every database commit and before the offset commit (fault injection in crash tests). */
   afterDbCommit?: () => void;
 }
@@ -49,6 +55,9 @@ export interface BatchControls {
   commit(message: KafkaMessage): Promise<void>;
 }
 
+/** How soon a partition tries again when the database did not take its key's parking. */
+const PARK_RETRY_MS = 1_000;
+
 type Item = { message: KafkaMessage; handled?: HandledMessage; policy?: FailurePolicy };
 
 /**
@@ -60,11 +69,11 @@ type Item = { message: KafkaMessage; handled?: HandledMessage; policy?: FailureP
  * the transaction holding its effect committed, or its dead letter was acknowledged.
  */
 export class BatchProcessor {
-  private readonly handleStep: HandleStep;
+  private readonly parkStep: ParkStep;
   private readonly hooks: GroupRetryHooks;
 
   constructor(private readonly deps: BatchProcessorDeps) {
-    this.handleStep = new HandleStep(deps);
+    this.parkStep = new ParkStep(new HandleStep(deps), deps.parking);
     this.hooks = new GroupRetryHooks(deps);
   }
 
@@ -118,8 +127,10 @@ export class BatchProcessor {
   private async applyRun(batch: Batch, run: Item[], controls: BatchControls): Promise<boolean> {
     if (run.length === 0) return true;
     const events = run.filter((item) => item.handled);
-    const outcomes = new Map<Item, DedupeOutcome>();
+    const outcomes = new Map<Item, Outcome>();
     let covered = run.length;
+    let parking: ParkingDecisions | undefined;
+    let replays: ClaimedParkedEvent[] = [];
     if (events.length > 0) {
       let current: Item | undefined;
       try {
@@ -129,6 +140,11 @@ export class BatchProcessor {
             this.deps.group,
             events.map((item) => item.handled!.event.id),
           );
+          parking = await this.parkStep.begin(
+            manager,
+            batch.topic,
+            events.map((item) => item.message),
+          );
           const pending = new PendingWrites();
           for (const [index, item] of run.entries()) {
             if (index > 0 && controls.shouldStop()) {
@@ -137,14 +153,15 @@ export class BatchProcessor {
             }
             if (!item.handled) continue;
             current = item;
-            const outcome = await this.handleStep.handle(item.handled, 1, { manager, pending, claims });
+            const outcome = await this.parkStep.handle(item.handled, 1, { manager, pending, claims }, parking);
             if (outcome === 'applied' && item.handled.replayCount > 0) await this.markProcessed(manager, item, 1);
             outcomes.set(item, outcome);
             current = undefined;
             await controls.heartbeat();
           }
           await pending.flush(manager);
-          // The events not reached give their dedupe rows back: they were never applied.
+          replays = (await parking?.finish(manager)) ?? [];
+          // The events not reached, and the parked ones, give their dedupe rows back: they were not applied.
           await claims.releaseUnused(manager);
         });
       } catch (error) {
@@ -161,6 +178,7 @@ export class BatchProcessor {
         return this.applyRun(batch, run.slice(failedAt), controls);
       }
       this.deps.afterDbCommit?.();
+      await this.parkStep.committed(parking, replays);
     }
     await controls.commit(run[covered - 1].message);
     outcomes.forEach((outcome, item) => this.count(item, outcome));
@@ -195,16 +213,22 @@ export class BatchProcessor {
     const { event } = handled;
     const outcome = await retry(
       async (attempt) => {
+        let parking: ParkingDecisions | undefined;
+        let replays: ClaimedParkedEvent[] = [];
         const result = await dataSource.transaction(async (manager) => {
           const claims = await ProcessedEventClaims.claim(manager, group, [event.id]);
+          parking = await this.parkStep.begin(manager, batch.topic, [item.message]);
           const pending = new PendingWrites();
-          const applied = await this.handleStep.handle(handled, attempt, { manager, pending, claims });
+          const applied = await this.parkStep.handle(handled, attempt, { manager, pending, claims }, parking);
           await pending.flush(manager);
+          replays = (await parking?.finish(manager)) ?? [];
+          await claims.releaseUnused(manager);
           if (applied === 'applied' && (attempt > 1 || handled.replayCount > 0))
             await this.markProcessed(manager, item, attempt);
           return applied;
         });
         this.deps.afterDbCommit?.();
+        await this.parkStep.committed(parking, replays);
         return result;
       },
       item.policy!,
@@ -242,8 +266,16 @@ export class BatchProcessor {
     failure: Failure,
   ): Promise<boolean> {
     const { topic, partition } = batch;
-    const { deadLetters, holds } = this.deps;
-    if (await deadLetters.deadLetter({ topic, partition, message, eventId, type }, failure)) return true;
+    const { deadLetters, holds, parking } = this.deps;
+    const source = { topic, partition, message, eventId, type };
+    const identity = parking?.identify(source);
+    const deadLetterId = identity && !identity.replay ? identity.id : undefined;
+    if (await deadLetters.deadLetter({ ...source, deadLetterId }, failure)) {
+      // The key is parked before the offset moves past its dead letter, so that its next event finds it parked.
+      if (!parking || (await parking.deadLettered(source, identity!))) return true;
+      holds.hold({ topic, partition, offset: message.offset, retryAt: Date.now() + PARK_RETRY_MS });
+      return false;
+    }
     holds.hold({ topic, partition, offset: message.offset, retryAt: Date.now() + deadLetters.retryDelayMs() });
     return false;
   }
@@ -272,8 +304,9 @@ export class BatchProcessor {
     return this.deps.handlers.get(type) ?? this.deps.handlers.get(ANY_EVENT_TYPE);
   }
 
-  private count(item: Item, outcome: DedupeOutcome): void {
+  private count(item: Item, outcome: Outcome): void {
     const labels = { group: this.deps.group, type: item.handled!.event.type };
-    (outcome === 'applied' ? this.deps.metrics.processed : this.deps.metrics.duplicates).inc(labels);
+    if (outcome === 'applied') this.deps.metrics.processed.inc(labels);
+    else if (outcome === 'duplicate') this.deps.metrics.duplicates.inc(labels);
   }
 }

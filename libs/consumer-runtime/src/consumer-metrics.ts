@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ParkingMetrics } from './parking/parking-metrics';
 
 /** The runtime's Prometheus metrics; one instance per process, shared by its groups (labelled by group). */
 export class ConsumerMetrics {
@@ -10,6 +11,8 @@ export class ConsumerMetrics {
   readonly lag: Gauge<'group' | 'topic' | 'partition'>;
   readonly breakerOpen: Gauge<'group' | 'dependency'>;
   readonly breakerTransitions: Counter<'group' | 'dependency' | 'state'>;
+  /** Parked keys and events of the groups that park keys (at scrape time). */
+  readonly parking: ParkingMetrics;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -62,5 +65,6 @@ export class ConsumerMetrics {
       labelNames: ['group', 'dependency', 'state'],
       registers,
     });
+    this.parking = new ParkingMetrics(registry);
   }
 }

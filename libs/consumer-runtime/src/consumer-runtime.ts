@@ -8,6 +8,8 @@ import { BreakerSettings, DEFAULT_BREAKER_SETTINGS } from './breaker/dependency-
 import { GroupBreakers } from './breaker/group-breakers';
 import { ConsumerMetrics } from './consumer-metrics';
 import { HandlerRegistration } from './handler';
+import { KeyParking } from './parking/key-parking';
+import { Unparker } from './parking/unparker';
 import { PartitionHolds } from './partition-holds';
 import { DeadLetterStep } from './steps/dead-letter.middleware';
 import { dedupe } from './steps/dedupe.middleware';
@@ -15,6 +17,14 @@ import { dedupe } from './steps/dedupe.middleware';
 /** Heartbeat errors that mean the group is rebalancing: the batches in hand stop after their current message. */
 const REBALANCING = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'NOT_COORDINATOR']);
 export const DEFAULT_RETRY_CEILING_MS = 3_600_000;
+export const DEFAULT_UNPARK_RESEND_MS = 60_000;
+
+/**
+ * What a group does with the later events of a key whose event it dead-lettered. `none` (the default): applies them
+ * as they come. `park`: holds the key back (parks it) until the dead letter is resolved or purged, storing its later
+ * events behind it, then applies them in their order.
+ */
+export type KeyOrder = 'none' | 'park';
 
 export interface ConsumerRuntimeOptions {
   /** The service's name: its consumer group, its `processed_events` and status rows, its dead letters. */
@@ -46,6 +56,10 @@ export interface ConsumerRuntimeOptions {
   retryCeilingMs?: number;
   /** When the group's breaker for a dependency opens, and how often it probes (defaults DEFAULT_BREAKER_SETTINGS). */
   breaker?: Partial<BreakerSettings>;
+  /** Per-key order through failures (default `none`). */
+  keyOrder?: KeyOrder;
+  /** `park`: a parked event sent for replay and not applied after this long is sent again (default 60 s). */
+  unparkResendMs?: number;
   /** Called after each database commit, before the offset commit: the crash tests kill the process here. */
   afterDbCommit?: () => void;
 }
@@ -67,6 +81,7 @@ export class ConsumerRuntime {
   private readonly inFlight = new Set<Promise<void>>();
   private holds?: PartitionHolds;
   private breakers?: GroupBreakers;
+  private unparker?: Unparker;
 
   constructor(private readonly options: ConsumerRuntimeOptions) {
     this.group = options.group;
@@ -119,6 +134,10 @@ export class ConsumerRuntime {
       holds.reassigned(payload.memberAssignment);
       logger.info({ group, memberId: payload.memberId, assignment: payload.memberAssignment }, 'partitions assigned');
     });
+    const parking =
+      this.options.keyOrder === 'park'
+        ? new KeyParking({ group, replayTopic: this.replayTopic, producer: this.producer, dataSource, logger })
+        : undefined;
     const processor = new BatchProcessor({
       group,
       dataSource,
@@ -137,8 +156,16 @@ export class ConsumerRuntime {
       }),
       holds,
       breakers,
+      parking,
       afterDbCommit: this.options.afterDbCommit,
     });
+    if (parking) {
+      metrics.parking.track(group, dataSource);
+      this.unparker = new Unparker(parking, {
+        resendAfterMs: this.options.unparkResendMs ?? DEFAULT_UNPARK_RESEND_MS,
+      });
+      this.unparker.start();
+    }
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -146,7 +173,13 @@ export class ConsumerRuntime {
       eachBatch: (payload) => this.track(this.processBatch(processor, payload)),
     });
     logger.info(
-      { group, groupId: this.options.groupId ?? group, topics: this.topics, dltTopic: this.dltTopic },
+      {
+        group,
+        groupId: this.options.groupId ?? group,
+        topics: this.topics,
+        dltTopic: this.dltTopic,
+        keyOrder: this.options.keyOrder ?? 'none',
+      },
       'consumer group running',
     );
   }
@@ -155,6 +188,7 @@ export class ConsumerRuntime {
     this.stopping = true;
     // kafkajs ignores commitOffsets once its runner stops: let the batch in hand commit before disconnecting.
     await Promise.allSettled([...this.inFlight]);
+    await this.unparker?.stop();
     this.holds?.clear();
     await this.breakers?.stop();
     await this.consumer?.disconnect();

@@ -29,6 +29,11 @@ export class ProcessedEventClaims {
     return this.fresh.delete(eventId);
   }
 
+  /** Whether `take(eventId)` would be true, without taking it: the event is not applied yet. */
+  isFresh(eventId: string): boolean {
+    return this.fresh.has(eventId);
+  }
+
   /** In the same transaction: deletes the rows claimed but never taken (the run stopped before their events). */
   async releaseUnused(manager: EntityManager): Promise<void> {
     if (this.fresh.size === 0) return;

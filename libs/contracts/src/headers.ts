@@ -33,4 +33,9 @@ export const HOOKRAIL_HEADERS = {
   dltRetriedForMs: 'hookrail_dlt_retried_for_ms',
   /** The dependency a message waited on when its retry ceiling ran out, e.g. `email-provider`. */
   dltDependency: 'hookrail_dlt_dependency',
+  /**
+   * On a dead letter of a group that parks keys: the id its `dead_letters` row takes, derived from the group and the
+   * original coordinates, so that the runtime can park the key behind it before the store has indexed it.
+   */
+  dltId: 'hookrail_dlt_id',
 } as const;

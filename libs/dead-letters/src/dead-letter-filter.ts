@@ -71,7 +71,10 @@ export function parseTime(value: string, now = Date.now()): Date | undefined {
 }
 
 /** The filter as a SQL condition on `dead_letters` (alias-free) with its parameters, numbered from `firstParam`. */
-export function filterSql(filter: DeadLetterFilter, firstParam = 1): { where: string; params: unknown[] } {
+export function filterSql(
+  filter: DeadLetterFilter & { notParked?: boolean },
+  firstParam = 1,
+): { where: string; params: unknown[] } {
   const conditions: string[] = [];
   const params: unknown[] = [];
   const add = (condition: (param: string) => string, value: unknown) => {
@@ -87,6 +90,7 @@ export function filterSql(filter: DeadLetterFilter, firstParam = 1): { where: st
   if (filter.since) add((p) => `dead_at >= ${p}`, filter.since);
   if (filter.until) add((p) => `dead_at < ${p}`, filter.until);
   if (filter.status) add((p) => `status = ${p}`, filter.status);
+  if (filter.notParked) conditions.push(`status <> 'parked'`);
   return { where: conditions.length ? conditions.join(' AND ') : 'TRUE', params };
 }
 

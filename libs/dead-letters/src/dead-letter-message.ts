@@ -3,6 +3,8 @@ import { IHeaders, KafkaMessage } from 'kafkajs';
 
 /** A dead letter as read from `<group>.dlt`: the original message plus where it came from and why it died. */
 export interface IncomingDeadLetter {
+  /** The id the runtime gave it (groups that park keys), else null: the store makes one. */
+  id: string | null;
   group: string;
   eventId: string | null;
   type: string | null;
@@ -58,21 +60,28 @@ function nonNegativeInt(value: string | undefined, fallback: number): number {
   return Number.isInteger(parsed) && parsed >= 0 ? parsed : fallback;
 }
 
+/** A message's headers as text, without the ones hookrail adds (dead-letter and replay headers). */
+export function originalHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const original: Record<string, string> = {};
+  for (const name of Object.keys(headers ?? {})) {
+    if (OWN_HEADERS.has(name)) continue;
+    const value = headerText(headers, name);
+    if (value !== undefined) original[name] = value;
+  }
+  return original;
+}
+
 /**
  * Reads the headers the consumer runtime writes on a dead letter (HOOKRAIL_HEADERS). Tolerant: a dead letter is
  * indexed even when a header is missing, with the DLT's own coordinates standing in for the original ones.
  */
 export function parseDeadLetter(message: KafkaMessage, source: DltSource): IncomingDeadLetter {
   const h = (name: string) => headerText(message.headers, name);
-  const original: Record<string, string> = {};
-  for (const name of Object.keys(message.headers ?? {})) {
-    if (OWN_HEADERS.has(name)) continue;
-    const value = h(name);
-    if (value !== undefined) original[name] = value;
-  }
   const lastFailure = date(h(HOOKRAIL_HEADERS.dltLastFailureAt));
   const replayOf = h(HOOKRAIL_HEADERS.deadLetterId);
+  const id = h(HOOKRAIL_HEADERS.dltId);
   return {
+    id: id && UUID.test(id) ? id : null,
     group: h(HOOKRAIL_HEADERS.dltGroup) || source.group,
     eventId: h(HOOKRAIL_HEADERS.dltEventId) || h(CE_HEADERS.id) || null,
     type: h(CE_HEADERS.type) ?? null,
@@ -85,7 +94,7 @@ export function parseDeadLetter(message: KafkaMessage, source: DltSource): Incom
     dltOffset: message.offset,
     replayTopic: source.replayTopic,
     payload: message.value,
-    headers: original,
+    headers: originalHeaders(message.headers),
     errorClass: h(HOOKRAIL_HEADERS.dltErrorClass) || 'unknown',
     errorMessage: h(HOOKRAIL_HEADERS.dltErrorMessage) ?? '',
     errorStack: h(HOOKRAIL_HEADERS.dltErrorStack) || null,

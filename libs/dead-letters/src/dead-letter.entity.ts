@@ -1,18 +1,21 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-export const DEAD_LETTER_STATUSES = ['dead', 'replaying', 'resolved', 'purged'] as const;
+export const DEAD_LETTER_STATUSES = ['dead', 'replaying', 'resolved', 'purged', 'parked'] as const;
 export type DeadLetterStatus = (typeof DEAD_LETTER_STATUSES)[number];
 
 /**
  * One message a consumer group gave up on, indexed from `<group>.dlt` by the dead-letter store. The original
  * message (topic, partition, offset) in its group identifies it: a redelivered dead letter, or a second dead letter
  * for the same message, finds the same row. A replay that fails again updates this row (`replay_count`), it does not
- * add one. `dead → replaying → resolved | dead`; `dead → purged`.
+ * add one. `dead → replaying → resolved | dead`; `dead → purged`. In a group that parks keys, an event that arrived
+ * while its key was parked is a row too: `parked → replaying → resolved | dead` (unparked in `park_seq` order), or
+ * `parked → purged`.
  */
 @Entity('dead_letters')
 @Index('uq_dead_letters_original', ['group', 'originalTopic', 'originalPartition', 'originalOffset'], { unique: true })
 @Index('ix_dead_letters_status_dead_at', ['status', 'deadAt'])
 @Index('ix_dead_letters_group_event_id', ['group', 'eventId'])
+@Index('ix_dead_letters_parked', ['group', 'key', 'parkSeq'], { where: `status = 'parked'` })
 export class DeadLetterEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_dead_letters' })
   id: string;
@@ -41,15 +44,15 @@ export class DeadLetterEntity {
   @Column('bigint', { name: 'original_offset' })
   originalOffset: string;
 
-  /** Where the dead letter itself was read. */
-  @Column('varchar', { name: 'dlt_topic', length: 249 })
-  dltTopic: string;
+  /** Where the dead letter itself was read; null for a parked event that has not failed on its own. */
+  @Column('varchar', { name: 'dlt_topic', length: 249, nullable: true })
+  dltTopic: string | null;
 
-  @Column('integer', { name: 'dlt_partition' })
-  dltPartition: number;
+  @Column('integer', { name: 'dlt_partition', nullable: true })
+  dltPartition: number | null;
 
-  @Column('bigint', { name: 'dlt_offset' })
-  dltOffset: string;
+  @Column('bigint', { name: 'dlt_offset', nullable: true })
+  dltOffset: string | null;
 
   /** Where a replay goes: the group's own replay topic, which only that group consumes. */
   @Column('varchar', { name: 'replay_topic', length: 249 })
@@ -103,4 +106,12 @@ export class DeadLetterEntity {
 
   @Column('timestamptz', { name: 'purged_at', nullable: true })
   purgedAt: Date | null;
+
+  /** A parked event: its place in its key's queue (from the sequence `dead_letters_park_seq`, arrival order). */
+  @Column('bigint', { name: 'park_seq', nullable: true })
+  parkSeq: string | null;
+
+  /** A parked event: the dead letter its key waits behind. */
+  @Column('uuid', { name: 'blocked_by', nullable: true })
+  blockedBy: string | null;
 }

@@ -29,9 +29,12 @@ export interface DeadLetterDetail extends DeadLetterSummary {
   errorStack: string | null;
   firstFailedAt: Date | null;
   replayTopic: string;
-  dltTopic: string;
-  dltPartition: number;
-  dltOffset: string;
+  /** Null for a parked event that has not failed on its own. */
+  dltTopic: string | null;
+  dltPartition: number | null;
+  dltOffset: string | null;
+  /** A parked event: the dead letter its key waits behind. */
+  blockedBy: string | null;
   createdAt: Date;
   replayedAt: Date | null;
   resolvedAt: Date | null;
@@ -78,6 +81,11 @@ function toSummary(row: Record<string, any>): DeadLetterSummary {
   };
 }
 
+/** A filter without a status leaves parked events out: a dead-letter list is about what failed. */
+function withoutParked(filter: DeadLetterFilter): DeadLetterFilter & { notParked?: boolean } {
+  return filter.status || filter.ids ? filter : { ...filter, notParked: true };
+}
+
 /** The dead_letters statements, one method each. */
 export class DeadLettersRepository {
   constructor(private readonly db: Queryable) {}
@@ -95,7 +103,7 @@ export class DeadLettersRepository {
     const rows = await this.db.query(
       `INSERT INTO dead_letters (id, "group", event_id, type, key, original_topic, original_partition, original_offset, dlt_topic, dlt_partition,
          dlt_offset, replay_topic, payload, headers, error_class, error_message, error_stack, attempts, first_failed_at, dead_at, replay_count)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+       VALUES (COALESCE($21::uuid, gen_random_uuid()), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
        ON CONFLICT ("group", original_topic, original_partition, original_offset) DO NOTHING
        RETURNING id`,
       [
@@ -119,6 +127,7 @@ export class DeadLettersRepository {
         letter.firstFailedAt,
         letter.deadAt,
         letter.replayCount,
+        letter.id,
       ],
     );
     return rows.length > 0 ? 'indexed' : 'duplicate';
@@ -156,9 +165,9 @@ export class DeadLettersRepository {
     return rows.length > 0;
   }
 
-  /** Newest first. */
+  /** Newest first. Parked events only when the filter asks for status `parked` (their keys list them). */
   async list(filter: DeadLetterFilter, limit: number, offset = 0): Promise<DeadLetterSummary[]> {
-    const { where, params } = filterSql(filter, 3);
+    const { where, params } = filterSql(withoutParked(filter), 3);
     const rows = await this.db.query(
       `SELECT ${SUMMARY_COLUMNS} FROM dead_letters WHERE ${where} ORDER BY dead_at DESC, id LIMIT $1 OFFSET $2`,
       [limit, offset, ...params],
@@ -167,15 +176,15 @@ export class DeadLettersRepository {
   }
 
   async count(filter: DeadLetterFilter): Promise<number> {
-    const { where, params } = filterSql(filter);
+    const { where, params } = filterSql(withoutParked(filter));
     const [row] = await this.db.query(`SELECT count(*)::int AS n FROM dead_letters WHERE ${where}`, params);
     return row.n;
   }
 
   async find(id: string): Promise<DeadLetterDetail | undefined> {
     const [row] = await this.db.query(
-      `SELECT ${SUMMARY_COLUMNS}, payload, headers, error_stack, first_failed_at, replay_topic, dlt_topic, dlt_partition, dlt_offset, created_at, replayed_at,
-              resolved_at, purged_at
+      `SELECT ${SUMMARY_COLUMNS}, payload, headers, error_stack, first_failed_at, replay_topic, dlt_topic, dlt_partition, dlt_offset, blocked_by, created_at,
+              replayed_at, resolved_at, purged_at
          FROM dead_letters WHERE id = $1`,
       [id],
     );
@@ -189,7 +198,8 @@ export class DeadLettersRepository {
       replayTopic: row.replay_topic,
       dltTopic: row.dlt_topic,
       dltPartition: row.dlt_partition,
-      dltOffset: String(row.dlt_offset),
+      dltOffset: row.dlt_offset === null ? null : String(row.dlt_offset),
+      blockedBy: row.blocked_by,
       createdAt: new Date(row.created_at),
       replayedAt: row.replayed_at && new Date(row.replayed_at),
       resolvedAt: row.resolved_at && new Date(row.resolved_at),

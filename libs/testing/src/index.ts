@@ -8,3 +8,4 @@ export * from './free-port';
 export * from './test-data-source';
 export * from './order-events.fixture';
 export * from './dead-letter-scenario';
+export * from './parking-scenario';

@@ -10,11 +10,14 @@ import {
 import os from 'node:os';
 import { CliContext, UsageError } from '../cli-context';
 import { formatFields, formatTable } from '../output/table';
+import { parkedCommand, parkedKeysTable, purgeKeyCommand, withConfirmation } from './parked.command';
 
 export interface DlqOptions {
   json: boolean;
   dryRun: boolean;
   all: boolean;
+  /** Confirms in advance a purge that releases (or drops) parked events. */
+  yes: boolean;
   limit?: string;
   rate?: string;
   as?: string;
@@ -41,7 +44,7 @@ const LIST_COLUMNS: Array<keyof DeadLetterSummary> = [
   'deadAt',
 ];
 
-/** `hookrail dlq list|show|replay|purge`. */
+/** `hookrail dlq list|show|replay|purge|parked|purge-key`. */
 export async function dlqCommand(
   ctx: CliContext,
   action: string | undefined,
@@ -56,9 +59,15 @@ export async function dlqCommand(
     case 'replay':
     case 'purge':
       return change(ctx, action, ids, options);
+    case 'parked':
+      return parkedCommand(ctx, options);
+    case 'purge-key':
+      return purgeKeyCommand(ctx, actorOf(ctx, options), options);
     default:
       throw new UsageError(
-        action ? `unknown dlq command "${action}"` : 'dlq needs a command: list, show, replay or purge',
+        action
+          ? `unknown dlq command "${action}"`
+          : 'dlq needs a command: list, show, replay, purge, parked or purge-key',
       );
   }
 }
@@ -82,6 +91,10 @@ function positiveInt(value: string | undefined, name: string, fallback: number):
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1) throw new UsageError(`--${name} must be a positive integer`);
   return parsed;
+}
+
+function actorOf(ctx: CliContext, options: DlqOptions): string {
+  return `cli:${options.as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
 }
 
 /** Each dead letter with the team that owns its group (as the group's service declares it), newest first. */
@@ -108,6 +121,8 @@ async function list(ctx: CliContext, options: DlqOptions): Promise<void> {
       [id, group, 'owner', ...rest],
     ),
   );
+  if (filter.status === undefined || filter.status === 'dead')
+    ctx.out(`\n${await parkedKeysTable(ctx, { group: filter.group, key: filter.key })}`);
 }
 
 async function show(ctx: CliContext, ids: string[], options: DlqOptions): Promise<void> {
@@ -141,7 +156,7 @@ async function change(ctx: CliContext, action: 'replay' | 'purge', ids: string[]
     );
   if (filter.status)
     throw new UsageError(`dlq ${action} works on dead letters in status dead; --status does not apply`);
-  const actor = `cli:${options.as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
+  const actor = actorOf(ctx, options);
   const limit = positiveInt(options.limit, 'limit', 1000);
   const database = await ctx.database();
   const result =
@@ -153,11 +168,23 @@ async function change(ctx: CliContext, action: 'replay' | 'purge', ids: string[]
           limit,
           ratePerSecond: positiveInt(options.rate, 'rate', 100),
         })
-      : await purgeDeadLetters(database, { filter, actor, dryRun: options.dryRun, limit });
+      : await withConfirmation(
+          ctx,
+          options.yes,
+          (confirmParked) =>
+            purgeDeadLetters(database, { filter, actor, dryRun: options.dryRun, limit, confirmParked }),
+          'purge, and replay in order the events parked behind',
+        );
+  if (!result) return;
   if (options.json) return ctx.out(JSON.stringify(result, null, 2));
   if (result.dryRun) {
     ctx.out(`dry run: would ${action} ${result.matched} dead letter(s); nothing changed`);
     if (result.candidates?.length) ctx.out(formatTable(result.candidates, LIST_COLUMNS));
+    if ('parkedBehind' in result)
+      for (const entry of result.parkedBehind)
+        ctx.out(
+          `${entry.deadLetterId} holds key "${entry.key}" of group ${entry.group}: purging it replays the ${entry.parkedEvents} parked event(s) behind it, in order`,
+        );
     return;
   }
   const changed = 'replayed' in result ? result.replayed : result.purged;

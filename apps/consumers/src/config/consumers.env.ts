@@ -95,6 +95,20 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
   @Min(1000)
   CONSUMER_RETRY_CEILING_MS = 3_600_000;
 
+  /**
+   * `service` (the default): each group keeps its key order as its service definition says (`keyOrder: 'park'`
+   * parks a key behind its dead letter). `off`: no group of this process parks keys; keys parked before stay parked
+   * (nothing unparks them) until a process with parking runs again or an operator purges them.
+   */
+  @IsIn(['service', 'off'], { message: 'must be "service" or "off"' })
+  CONSUMER_KEY_PARKING: 'service' | 'off' = 'service';
+
+  /** A parked event sent for replay and still not applied after this long is sent again (a crash lost it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  CONSUMER_UNPARK_RESEND_MS = 60_000;
+
   /** Consecutive failures on one dependency, with no answer in between, that open the group's breaker for it. */
   @Type(() => Number)
   @IsInt()
@@ -136,6 +150,21 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
   @IsInt()
   @Min(1000)
   HISTORY_RETENTION_INTERVAL_MS = 3_600_000;
+
+  /**
+   * The currencies the ledger keeps accounts in, e.g. `EUR,USD`; an order in another one is rejected (a permanent
+   * error: dead-lettered, and its order's later events parked behind it). Empty: every currency.
+   */
+  @Transform(({ value }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((currency) => currency.trim().toUpperCase())
+          .filter(Boolean)
+      : value,
+  )
+  @Matches(/^[A-Z]{3}$/, { each: true, message: 'must list ISO 4217 codes such as EUR,USD' })
+  LEDGER_CURRENCIES: string[] = [];
 
   /** The email provider's HTTP API (notifier). The default is `npm run dev:email-provider` on this machine. */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })

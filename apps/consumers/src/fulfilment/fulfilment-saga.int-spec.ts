@@ -4,7 +4,7 @@ import {
   SHOP_ORDER_FULFILMENT_FAILED_V1,
   TOPICS,
 } from '@app/contracts';
-import { DeadLettersRepository, replayDeadLetters } from '@app/dead-letters';
+import { deadLetterIdOf, DeadLettersRepository, replayDeadLetters } from '@app/dead-letters';
 import { nameUuid } from '@app/saga';
 import { committedOffsets, produce, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
@@ -183,6 +183,7 @@ describe('order fulfilment saga (real Kafka, Postgres, relay process and HTTP pr
     const replay = async (offset: string) => {
       // As the dead-letter store indexes a fulfilment dead letter of this order event…
       await deadLetters.index({
+        id: deadLetterIdOf('fulfilment', bed.topic(TOPICS.shopOrders), 0, offset),
         group: 'fulfilment',
         eventId: order.id,
         type: order.type,

@@ -12,6 +12,7 @@ import { ConsumerLagProbe } from './lag/consumer-lag.probe';
 import { OperationsAdminController } from './operations.admin.controller';
 import { OperationsViewsAdminController } from './operations-views.admin.controller';
 import { SagasAdminController } from './sagas.admin.controller';
+import { ParkedKeysAdminController } from './parked-keys.admin.controller';
 import { ChangeDeadLettersUseCase } from './usecases/change-dead-letters.usecase';
 import { ListBreakersUseCase } from './usecases/list-breakers.usecase';
 import { GetEventTrailUseCase } from './usecases/get-event-trail.usecase';
@@ -21,6 +22,7 @@ import { ListDeadLettersUseCase } from './usecases/list-dead-letters.usecase';
 import { ListJobsUseCase } from './usecases/list-jobs.usecase';
 import { ListSagasUseCase } from './usecases/list-sagas.usecase';
 import { RetrySagaUseCase } from './usecases/retry-saga.usecase';
+import { ParkedKeysUseCase } from './usecases/parked-keys.usecase';
 import { ShowDeadLetterUseCase } from './usecases/show-dead-letter.usecase';
 import { ShowSagaUseCase } from './usecases/show-saga.usecase';
 import { WebhookEndpointsAdminController } from './webhook-endpoints/webhook-endpoints.admin.controller';
@@ -38,7 +40,7 @@ export interface AdminSettings {
 }
 
 /**
- * /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, outbound webhook
+ * /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, parked keys, outbound webhook
  * endpoints, sagas, scheduled jobs, consumer groups and
  * their owners, event trails, chart samples, and the operator console. Exports the lag probe for the ingress's `/metrics`.
  */
@@ -53,6 +55,7 @@ export class AdminModule {
         OperationsViewsAdminController,
         ChartsAdminController,
         BreakersAdminController,
+        ParkedKeysAdminController,
         SagasAdminController,
         ConsoleController,
         WebhookEndpointsAdminController,
@@ -80,6 +83,7 @@ export class AdminModule {
         ListSagasUseCase,
         ShowSagaUseCase,
         RetrySagaUseCase,
+        ParkedKeysUseCase,
       ],
       exports: [ConsumerLagProbe],
     };

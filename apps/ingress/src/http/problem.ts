@@ -26,3 +26,5 @@ export const invalidEvent = (type: string, fieldErrors: unknown[]) =>
 export const idConflict = (senderEventId: string) =>
   new Problem(409, 'event_id_conflict', `event id "${senderEventId}" was already received with a different payload`);
 export const notFound = (what: string) => new Problem(404, 'not_found', what);
+export const confirmationRequired = (message: string, details: Record<string, unknown>) =>
+  new Problem(409, 'confirmation_required', message, details);

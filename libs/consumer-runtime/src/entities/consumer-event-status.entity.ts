@@ -1,10 +1,11 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-export type ConsumerEventState = 'retrying' | 'dead' | 'processed';
+export type ConsumerEventState = 'retrying' | 'dead' | 'processed' | 'parked';
 
 /**
  * The failure history of an event in a group: written by the runtime when an attempt fails (`retrying`), when the
- * event is dead-lettered (`dead`), and when it finally succeeds after failures (`processed`). An event that succeeds
+ * event is dead-lettered (`dead`), when it waits behind a dead letter of its key (`parked`, groups that park keys),
+ * and when it finally succeeds after failures or a replay (`processed`). An event that succeeds
  * at the first try has no row here; `processed_events` alone says it is done (see findGroupStatuses).
  */
 @Entity('consumer_event_status')

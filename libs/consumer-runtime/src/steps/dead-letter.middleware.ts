@@ -19,6 +19,8 @@ export interface DeadLetterSource {
   partition: number;
   message: KafkaMessage;
   eventId?: string;
+  /** The id its `dead_letters` row is to take (groups that park keys, for a message that is not a replay). */
+  deadLetterId?: string;
 }
 
 export interface DeadLetterRecord {
@@ -48,6 +50,7 @@ export function buildDeadLetter(source: DeadLetterSource, failure: Failure): Dea
       [HOOKRAIL_HEADERS.dltLastFailureAt]: failure.lastFailureAt.toISOString(),
       [HOOKRAIL_HEADERS.dltRetriedForMs]: String(failure.lastFailureAt.getTime() - failure.firstFailureAt.getTime()),
       ...(failure.dependency && { [HOOKRAIL_HEADERS.dltDependency]: failure.dependency }),
+      ...(source.deadLetterId && { [HOOKRAIL_HEADERS.dltId]: source.deadLetterId }),
     },
   };
 }
@@ -82,13 +85,13 @@ export class DeadLetterStep {
 
   async deadLetter(source: Omit<DeadLetterSource, 'group'> & { type: string }, failure: Failure): Promise<boolean> {
     const { group, dltTopic, producer, logger, metrics, dataSource } = this.deps;
-    const { topic, partition, message, eventId } = source;
+    const { topic, partition, message, eventId, deadLetterId } = source;
     const fields = { group, eventId, topic, partition, offset: message.offset, dltTopic };
     try {
       await produceDeadLetter(
         producer,
         dltTopic,
-        buildDeadLetter({ group, topic, partition, message, eventId }, failure),
+        buildDeadLetter({ group, topic, partition, message, eventId, deadLetterId }, failure),
       );
     } catch (error) {
       this.failures++;

@@ -15,6 +15,7 @@ import { OutboundWebhooks1764560000001 } from './1764560000001-OutboundWebhooks'
 import { OperationsSchema1764570000001 } from './1764570000001-OperationsSchema';
 import { InboundEventsAggregateIndex1764570000002 } from './1764570000002-InboundEventsAggregateIndex';
 import { AnalyticsDailyTotals1764580000001 } from './1764580000001-AnalyticsDailyTotals';
+import { ParkedKeys1764590000001 } from './1764590000001-ParkedKeys';
 import { WebhookFailedDeliveriesIndex1764610000001 } from './1764610000001-WebhookFailedDeliveriesIndex';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   OperationsSchema1764570000001,
   InboundEventsAggregateIndex1764570000002,
   AnalyticsDailyTotals1764580000001,
+  ParkedKeys1764590000001,
   WebhookFailedDeliveriesIndex1764610000001,
 ];

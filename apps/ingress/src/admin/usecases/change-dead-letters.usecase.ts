@@ -4,17 +4,19 @@ import { Injectable } from '@nestjs/common';
 import { malformed } from '../../http/problem';
 import { AdminKafka } from '../admin-kafka';
 import { optionalBoolean, optionalPositiveInt, toFilter } from './dead-letter-selection';
+import { toConfirmationProblem } from './parked-keys.usecase';
 
 export interface ChangeCommand {
   action: 'replay' | 'purge';
   actor: string;
-  /** The JSON body: ids or filter fields, `all`, `dryRun`, `limit`, `rate` (replay only). */
+  /** The JSON body: ids or filter fields, `all`, `dryRun`, `limit`, `rate` (replay only), `confirm` (purge only). */
   body: Record<string, unknown>;
 }
 
 /**
  * POST /admin/dead-letters/replay and /purge (and their by-id forms). Replay goes to `<group>.replay` only; both
- * are audited with the operator. A request with neither ids nor a filter must say `"all": true`.
+ * are audited with the operator. A request with neither ids nor a filter must say `"all": true`. A purge of the head
+ * of a parked key releases the events parked behind it: without `"confirm": true` it answers `409` saying how many.
  */
 @Injectable()
 export class ChangeDeadLettersUseCase {
@@ -35,7 +37,12 @@ export class ChangeDeadLettersUseCase {
       limit: optionalPositiveInt(body, 'limit', 10_000),
     };
     const dataSource = await this.database.connection();
-    if (action === 'purge') return purgeDeadLetters(dataSource, request);
+    if (action === 'purge')
+      return purgeDeadLetters(dataSource, { ...request, confirmParked: optionalBoolean(body, 'confirm') }).catch(
+        (error: unknown) => {
+          throw toConfirmationProblem(error);
+        },
+      );
     return replayDeadLetters(dataSource, () => this.kafka.producer(), {
       ...request,
       ratePerSecond: optionalPositiveInt(body, 'rate', 10_000),

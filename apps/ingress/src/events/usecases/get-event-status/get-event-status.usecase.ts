@@ -23,7 +23,10 @@ export interface EventStatus {
   status: 'accepted' | 'published' | 'parked';
   publishedAt: string | null;
   publishError?: string;
-  /** Per consumer group that has seen the event: processed, retrying or dead. Absent groups have not seen it yet. */
+  /**
+   * Per consumer group that has seen the event: processed, retrying, dead, or parked (its key waits behind a dead
+   * letter of an earlier event; `lastError` names it). Absent groups have not seen it yet.
+   */
   groups: Array<{ group: string; status: string; attempts: number; lastError: string | null; updatedAt: string }>;
   /** The agent's slow-work task for this event (pending, claimed, done, failed, dead), when it has one. */
   agentTask?: {

@@ -1,0 +1,56 @@
+import { Database } from '@app/db';
+import {
+  ConfirmationRequiredError,
+  ParkedKeysRepository,
+  ParkedKeySummary,
+  purgeParkedKey,
+  PurgeParkedKeyResult,
+} from '@app/dead-letters';
+import { Injectable } from '@nestjs/common';
+import { confirmationRequired, malformed } from '../../http/problem';
+import { optionalBoolean, optionalPositiveInt } from './dead-letter-selection';
+
+/** A purge that would set parked events going (or drop them) and was not confirmed: `409` saying what waits. */
+export function toConfirmationProblem(error: unknown): unknown {
+  if (!(error instanceof ConfirmationRequiredError)) return error;
+  return confirmationRequired(`${error.message}; send "confirm": true to go ahead`, { parked: error.parked });
+}
+
+function optionalText(input: Record<string, unknown>, name: string): string | undefined {
+  const value = input[name];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw malformed(`${name} must be a string`);
+  return value;
+}
+
+/**
+ * GET /admin/parked-keys (`group`, `key`, `limit`): the keys consumer groups hold back, longest parked first, each
+ * with its head dead letter and the number of events waiting behind it. POST /admin/parked-keys/purge
+ * (`{group, key, dryRun?, confirm?}`): the key's dead letters and parked events purged and the key released, audited.
+ */
+@Injectable()
+export class ParkedKeysUseCase {
+  constructor(private readonly database: Database) {}
+
+  async list(query: Record<string, unknown>): Promise<{ items: ParkedKeySummary[] }> {
+    const filter = { group: optionalText(query, 'group'), key: optionalText(query, 'key') };
+    const limit = optionalPositiveInt(query, 'limit', 1000) ?? 100;
+    return { items: await new ParkedKeysRepository(await this.database.connection()).list(filter, limit) };
+  }
+
+  async purge(actor: string, body: Record<string, unknown>): Promise<PurgeParkedKeyResult> {
+    const group = optionalText(body, 'group');
+    const key = optionalText(body, 'key');
+    if (!group || !key) throw malformed('purging a parked key needs "group" and "key"');
+    const request = {
+      group,
+      key,
+      actor,
+      dryRun: optionalBoolean(body, 'dryRun'),
+      confirmed: optionalBoolean(body, 'confirm'),
+    };
+    return purgeParkedKey(await this.database.connection(), request).catch((error: unknown) => {
+      throw toConfirmationProblem(error);
+    });
+  }
+}
