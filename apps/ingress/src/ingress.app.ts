@@ -12,7 +12,13 @@ import { SourceRegistry } from './sources/source-registry';
 export async function createIngressApp(config: IngressEnv): Promise<NestFastifyApplication> {
   const logger = createLogger('ingress', config.LOG_LEVEL);
   const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
-  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_BYTES, logger: false, return503OnClosing: true });
+  // No Nest middleware in this app, so no middleware runner on every request either (skipMiddie).
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.MAX_BODY_BYTES,
+    logger: false,
+    return503OnClosing: true,
+    skipMiddie: true,
+  });
   const fastify = adapter.getInstance();
   // Signatures are checked on the exact bytes received: every body stays a Buffer; use cases parse it after.
   fastify.removeAllContentTypeParsers();
@@ -29,14 +35,11 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
     },
   );
   const metrics = app.get(IngressMetrics);
-  fastify.addHook('onResponse', async (request, reply) => {
-    metrics.observeRequest(
-      request.method,
-      request.routeOptions.url ?? 'unmatched',
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
-    logRequest(logger, request, reply);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    logRequest(logger, request, reply, route);
+    done();
   });
   return app;
 }
