@@ -11,6 +11,9 @@ import { SourceRegistry } from './sources/source-registry';
 /** Builds the ingress HTTP app (not yet listening); main.ts and the tests both start it through here. */
 export async function createIngressApp(config: IngressEnv): Promise<NestFastifyApplication> {
   const logger = createLogger('ingress', config.LOG_LEVEL);
+  // The request line's fields are fixed (method, route pattern, status, latency, source, event id, outcome): no
+  // secret can be among them, so it skips the redaction every other line goes through.
+  const requestLogger = createLogger('ingress', config.LOG_LEVEL, { redact: false });
   const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
   // No Nest middleware in this app, so no middleware runner on every request either (skipMiddie).
   const adapter = new FastifyAdapter({
@@ -38,7 +41,7 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    logRequest(logger, request, reply, route);
+    logRequest(requestLogger, request, reply, route);
     done();
   });
   return app;
