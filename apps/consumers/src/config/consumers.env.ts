@@ -5,6 +5,7 @@ import {
   ArrayNotEmpty,
   IsIn,
   IsInt,
+  IsNumber,
   IsNotEmpty,
   IsString,
   IsUrl,
@@ -67,10 +68,13 @@ export class ConsumersEnv extends BaseEnv {
   @Min(1000)
   KAFKA_SESSION_TIMEOUT_MS = 30_000;
 
-  /** Days a `processed_events` row is kept: the dedupe window, which must exceed the topics' retention. */
+  /**
+   * Days a `processed_events` row is kept: the dedupe window, which must exceed the topics' retention. Fractions are
+   * allowed (0.5 is twelve hours), down to about a minute, for short soak and rehearsal runs.
+   */
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.0007)
   PROCESSED_EVENTS_RETENTION_DAYS = 14;
 
   /** How often this process tries the processed-events retention job (one process at a time runs it). */
