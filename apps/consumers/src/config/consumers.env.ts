@@ -70,11 +70,11 @@ export class ConsumersEnv extends BaseEnv {
 
   /**
    * Days a `processed_events` row is kept: the dedupe window, which must exceed the topics' retention. Fractions are
-   * allowed (0.5 is twelve hours), down to about a minute, for short soak and rehearsal runs.
+   * allowed (0.5 is twelve hours), down to 0.0005 (43 seconds), for soak and rehearsal runs.
    */
   @Type(() => Number)
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.0007)
+  @Min(0.0005)
   PROCESSED_EVENTS_RETENTION_DAYS = 14;
 
   /** How often this process tries the processed-events retention job (one process at a time runs it). */
