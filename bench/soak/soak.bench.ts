@@ -5,6 +5,8 @@
 // app's RSS and the tables' statistics (live and dead rows, table and index sizes, autovacuum runs); it prints one row
 // per tenth of the events and whether the path kept its rates and its tables bounded. The apps run with the Node
 // flags of their start scripts. Needs Postgres and Kafka (KAFKA_BROKERS); the database is hookrail_bench_soak.
+// On a server whose autovacuum is off nothing reclaims dead rows; SOAK_VACUUM_EVERY_S (0: never) has the bench
+// VACUUM the outbox and processed_events itself at that interval, standing in for it.
 import 'reflect-metadata';
 import { dltTopic, replayTopic, TOPICS } from '@app/contracts';
 import { createKafka, ensureTopics } from '@app/kafka';
@@ -31,6 +33,7 @@ const SLICES = 10;
 const SLICE = Math.ceil(EVENTS / SLICES);
 const SAMPLE_MS = Math.min(5000, Math.max(500, ((SLICE / RATE) * 1000) / 10));
 const MAX_IN_FLIGHT = 2000;
+const VACUUM_EVERY_S = Number(process.env.SOAK_VACUUM_EVERY_S || 0);
 const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
@@ -134,6 +137,21 @@ async function main(): Promise<void> {
       waitHttp(consumerMetrics, '/metrics', 60_000),
     ]);
     await db.connect();
+    const autovacuum = (await db.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0].autovacuum;
+    console.log(
+      `autovacuum is ${autovacuum} on this server` +
+        (autovacuum === 'on' ? '' : ': dead rows are only reclaimed by SOAK_VACUUM_EVERY_S') +
+        (VACUUM_EVERY_S > 0 ? `; the bench vacuums the outbox and processed_events every ${VACUUM_EVERY_S} s` : ''),
+    );
+    const vacuumDb = new Client({ connectionString: url });
+    if (VACUUM_EVERY_S > 0) await vacuumDb.connect();
+    const vacuumer =
+      VACUUM_EVERY_S > 0
+        ? setInterval(
+            () => void vacuumDb.query('VACUUM outbox, processed_events').catch(() => undefined),
+            VACUUM_EVERY_S * 1000,
+          )
+        : undefined;
     const counts = { offered: 0, accepted: 0, other: new Map<number, number>() };
     const latencies: number[][] = Array.from({ length: SLICES }, () => []);
     const sample = async () => {
@@ -183,6 +201,8 @@ async function main(): Promise<void> {
     while (samples[samples.length - 1].applied < counts.accepted && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
     clearInterval(sampler);
+    clearInterval(vacuumer);
+    if (VACUUM_EVERY_S > 0) await vacuumDb.end();
     await sampling;
     await sample();
     report(samples, latencies, counts, pids);
@@ -217,7 +237,8 @@ function report(
     const within = samples.filter((s) => s.at >= start && s.at <= end);
     const last = samples.find((s) => s.at >= end) ?? samples[samples.length - 1];
     const lagP50 = percentile(within.map((s) => s.lag.p50).filter(Number.isFinite), 50);
-    const lagP99 = Math.max(...within.map((s) => s.lag.p99).filter(Number.isFinite), NaN);
+    const p99s = within.map((s) => s.lag.p99).filter(Number.isFinite);
+    const lagP99 = p99s.length ? Math.max(...p99s) : NaN;
     const [outbox, processed, events] = ['outbox', 'processed_events', 'inbound_events'].map((name) =>
       table(last, name),
     );

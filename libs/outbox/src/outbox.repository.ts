@@ -134,7 +134,8 @@ export class OutboxRepository {
           WHERE id = ANY($1::bigint[])
          RETURNING 1)
        SELECT count(*)::int AS count FROM done`,
-      [ids],
+      // The ids are digits (bigint as text): one array literal instead of quoting and escaping each element.
+      [`{${ids.join(',')}}`],
     );
     return row.count;
   }
