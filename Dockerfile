@@ -18,4 +18,5 @@ COPY --from=build /app/package.json package.json
 COPY config config
 COPY contracts contracts
 USER node
-CMD ["node", "dist/apps/ingress/src/main.js"]
+# Heap limits per app (docs/benchmarks.md, "Memory"); docker-compose.yml gives each app its own command.
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=128", "dist/apps/ingress/src/main.js"]

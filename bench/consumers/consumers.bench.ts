@@ -2,7 +2,8 @@
 // the same topic in the same run. Needs Postgres and Kafka (KAFKA_BROKERS, default 127.0.0.1:9092).
 // The consumers app runs as it ships: compiled (tsc + tsc-alias, as `npm run build` does) into a temporary directory.
 // Env: BENCH_EVENTS (default 200000), BENCH_PARTITIONS (6), HOOKRAIL_BENCH_PG_URL (server to create the bench db on),
-// BENCH_CONSUMER_NODE_OPTIONS (NODE_OPTIONS of the consumers process only, e.g. --max-old-space-size=96),
+// BENCH_CONSUMER_NODE_OPTIONS (Node flags of the consumers process instead of those of its start script; set but
+// empty: none).
 // BENCH_KEY_ORDER (`park`, the default: the ledger as it ships, parking a key behind a dead letter; `off`: the same
 // run with CONSUMER_KEY_PARKING=off, for the cost of the parked-key check that every batch transaction makes).
 import 'reflect-metadata';
@@ -22,6 +23,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { appNodeOptions } from '../lib/app-node-options';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 6);
@@ -122,22 +124,25 @@ async function processedSoFar(metricsPort: number): Promise<number> {
 async function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: number }> {
   const metricsPort = await freePort();
   let stderr = '';
-  const child = spawn(process.execPath, [entry], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      KAFKA_BROKERS: BROKERS.join(','),
-      CONSUMER_GROUPS: 'ledger',
-      // The ledger alone: the dead-letter store that start:consumers also runs would measure itself too.
-      DEAD_LETTER_STORE: 'false',
-      CONSUMER_KEY_PARKING: KEY_ORDER === 'park' ? 'service' : 'off',
-      KAFKA_NAMESPACE: namespace,
-      METRICS_PORT: String(metricsPort),
-      LOG_LEVEL: 'warn',
-      NODE_OPTIONS: process.env.BENCH_CONSUMER_NODE_OPTIONS ?? '',
+  const child = spawn(
+    process.execPath,
+    [...appNodeOptions('consumers', process.env.BENCH_CONSUMER_NODE_OPTIONS), entry],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        KAFKA_BROKERS: BROKERS.join(','),
+        CONSUMER_GROUPS: 'ledger',
+        // The ledger alone: the dead-letter store that start:consumers also runs would measure itself too.
+        DEAD_LETTER_STORE: 'false',
+        CONSUMER_KEY_PARKING: KEY_ORDER === 'park' ? 'service' : 'off',
+        KAFKA_NAMESPACE: namespace,
+        METRICS_PORT: String(metricsPort),
+        LOG_LEVEL: 'warn',
+      },
     },
-  });
+  );
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let first = 0;

@@ -11,6 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { AppName, appNodeOptions } from '../lib/app-node-options';
 import { fixedRate } from '../lib/http-load';
 import { freshDatabase, root, signedRequests, spawnBuilt, stop, waitHttp } from '../lib/ingress-fixtures';
 import { peakRssMb } from '../lib/process-memory';
@@ -20,8 +21,9 @@ const RATE = Number(process.env.BENCH_RATE || 500);
 const SECONDS = Number(process.env.BENCH_SECONDS || 20);
 // Warm-up through the whole path at half the rate, so that the measured part runs on JIT-compiled code.
 const WARMUP = Number(process.env.BENCH_WARMUP || 2_000);
-// Node flags for the three apps (heap limits, or --cpu-prof with --cpu-prof-dir for profiles).
-const NODE_OPTIONS = (process.env.BENCH_E2E_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+// Node flags for the three apps instead of those of their start scripts (other heap limits, or --cpu-prof with
+// --cpu-prof-dir for profiles); set but empty: none.
+const nodeOptions = (app: AppName) => appNodeOptions(app, process.env.BENCH_E2E_NODE_OPTIONS);
 const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 
 async function main(): Promise<void> {
@@ -54,13 +56,13 @@ async function main(): Promise<void> {
   const ingress = spawnBuilt(
     'dist/apps/ingress/src/main.js',
     { ...common, HOOKRAIL_SOURCES: sourcesFile, ADMIN_TOKEN: randomBytes(16).toString('hex'), PORT: String(port) },
-    NODE_OPTIONS,
+    nodeOptions('ingress'),
   );
-  const relay = spawnBuilt('dist/apps/relay/src/main.js', common, NODE_OPTIONS);
+  const relay = spawnBuilt('dist/apps/relay/src/main.js', common, nodeOptions('relay'));
   const consumers = spawnBuilt(
     'dist/apps/consumers/src/main.js',
     { ...common, CONSUMER_GROUPS: 'ledger', KAFKA_NAMESPACE: namespace, DEAD_LETTER_STORE: 'false' },
-    NODE_OPTIONS,
+    nodeOptions('consumers'),
   );
   const db = new Client({ connectionString: url });
   try {

@@ -1,10 +1,15 @@
 // npm run bench:ingress — the request plane under load, against its baselines measured in the same run:
-//   1. hookrail ingress at a fixed 1,000 req/s: p50 / p99 / max (open loop, from each request's due time)
-//   2. hookrail ingress saturated: maximum sustained accepted events/s
-//   3. pgbench, single-row INSERT transactions with the same number of connections: the physical ceiling, and at the
-//      fixed rate the latency floor
-//   4. a naive inline handler with a 200 ms slow step in the request: the design hookrail replaces
-// Prints a table and the ratios; ingress peak RSS from /proc.
+//   1. hookrail ingress at fixed rates (250, 500, 1,000 req/s): p50 / p99 / max (open loop, from each request's due
+//      time) and the ingress's CPU per accepted request (from /proc)
+//   2. hookrail ingress saturated: maximum sustained accepted events/s, CPU per accepted request
+//   3. the same with the group commit off (GROUP_COMMIT_MAX_ROWS=1: one statement per delivery), unless
+//      BENCH_GROUP_COMMIT_BASELINE=0
+//   4. pgbench, single-row INSERT transactions with the same number of connections: the physical ceiling, and at
+//      each fixed rate the latency floor
+//   5. a naive inline handler with a 200 ms slow step in the request: the design hookrail replaces
+// Prints a table and the goals; peak RSS from /proc. The ingress runs compiled, with the Node flags of its start
+// script (BENCH_INGRESS_NODE_OPTIONS replaces them; set but empty: none); BENCH_INGRESS_ENV adds variables
+// ("GROUP_COMMIT_WAIT_MS=1 DATABASE_POOL_SIZE=10").
 import 'reflect-metadata';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -12,17 +17,42 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { fixedRate, saturate } from '../lib/http-load';
+import { appNodeOptions } from '../lib/app-node-options';
+import { fixedRate, LoadRequest, LoadResult, saturate } from '../lib/http-load';
 import { freshDatabase, root, signedRequests, stop, waitHttp } from '../lib/ingress-fixtures';
-import { peakRssMb } from '../lib/process-memory';
+import { cpuTimeMs, peakRssMb } from '../lib/process-memory';
 import { ms, summary } from '../lib/stats';
 
 const RATE = Number(process.env.BENCH_RATE || 1000);
 /** Lower fixed rates measured as well, to show where latency stays flat on this machine. */
 const LOWER_RATES = (process.env.BENCH_LOWER_RATES ?? '250,500').split(',').filter(Boolean).map(Number);
+const RATES = [...LOWER_RATES, RATE];
 const FIXED_SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const SATURATE_REQUESTS = Number(process.env.BENCH_SATURATE_REQUESTS || 30_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 20);
+const WARMUP = 2_000;
+const GROUP_COMMIT_BASELINE = process.env.BENCH_GROUP_COMMIT_BASELINE !== '0';
+const NODE_OPTIONS = appNodeOptions('ingress', process.env.BENCH_INGRESS_NODE_OPTIONS);
+const EXTRA_ENV = Object.fromEntries(
+  (process.env.BENCH_INGRESS_ENV ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
+
+interface Phase {
+  result: LoadResult;
+  /** Ingress CPU (user + system) per 202, in ms. */
+  cpuPerAccepted: number;
+}
+
+interface IngressRun {
+  label: string;
+  fixed: Array<Phase & { rate: number }>;
+  max: Phase & { acceptedPerSecond: number };
+  rssMb: number;
+  rows: { events: number; outbox: number };
+}
 
 function spawnTs(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['-r', '@swc-node/register', entry], {
@@ -32,15 +62,60 @@ function spawnTs(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
-/** The ingress as it runs in production: compiled JavaScript (npm run build), no TypeScript loader in memory. */
-function spawnBuiltIngress(env: NodeJS.ProcessEnv): ChildProcess {
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-  const nodeOptions = (process.env.BENCH_INGRESS_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...nodeOptions, 'dist/apps/ingress/src/main.js'], {
+async function measured(pid: number, load: () => Promise<LoadResult>): Promise<Phase> {
+  const before = cpuTimeMs(pid);
+  const result = await load();
+  const accepted = result.statuses.get(202) ?? 0;
+  return { result, cpuPerAccepted: (cpuTimeMs(pid) - before) / Math.max(1, accepted) };
+}
+
+/** One ingress configuration through warm-up, the fixed rates and saturation, on a fresh database. */
+async function runIngress(
+  label: string,
+  env: Record<string, string>,
+  requests: LoadRequest[],
+  sourcesFile: string,
+): Promise<IngressRun> {
+  const url = await freshDatabase('hookrail_bench_ingress');
+  const port = 3100 + Math.floor(Math.random() * 500);
+  const ingress = spawn(process.execPath, [...NODE_OPTIONS, 'dist/apps/ingress/src/main.js'], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      HOOKRAIL_SOURCES: sourcesFile,
+      ADMIN_TOKEN: randomBytes(16).toString('hex'),
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATABASE_POOL_SIZE: String(CONNECTIONS),
+      ...EXTRA_ENV,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  try {
+    await waitHttp(port, '/healthz');
+    const pid = ingress.pid as number;
+    await saturate(port, requests.slice(0, WARMUP), CONNECTIONS); // JIT, pool, caches
+    let next = WARMUP;
+    const fixed: IngressRun['fixed'] = [];
+    for (const rate of RATES) {
+      const slice = requests.slice(next, next + rate * FIXED_SECONDS);
+      next += slice.length;
+      fixed.push({ rate, ...(await measured(pid, () => fixedRate(port, slice, rate))) });
+    }
+    const max = await measured(pid, () => saturate(port, requests.slice(next, next + SATURATE_REQUESTS), CONNECTIONS));
+    const acceptedPerSecond = ((max.result.statuses.get(202) ?? 0) / max.result.elapsedMs) * 1000;
+    const rssMb = peakRssMb(pid);
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    const count = async (table: string) => Number((await admin.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+    const rows = { events: await count('inbound_events'), outbox: await count('outbox') };
+    await admin.end();
+    return { label, fixed, max: { ...max, acceptedPerSecond }, rssMb, rows };
+  } finally {
+    await stop(ingress);
+  }
 }
 
 /** Runs pgbench's single-row INSERT against `url` with `CONNECTIONS` clients and the extra arguments; its stdout. */
@@ -72,10 +147,7 @@ function pgbench(url: string, args: string[]): string {
         parsed.username || 'postgres',
         parsed.pathname.slice(1),
       ],
-      {
-        cwd: dir,
-        encoding: 'utf8',
-      },
+      { cwd: dir, encoding: 'utf8' },
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -103,18 +175,20 @@ function pgbenchLatenciesMs(url: string, rate: number, seconds: number): number[
   }
 }
 
-function countStatuses(statuses: Map<number, number>): string {
-  return [...statuses.entries()].map(([status, count]) => `${status}×${count}`).join(' ');
-}
+const countStatuses = (statuses: Map<number, number>): string =>
+  [...statuses.entries()].map(([status, count]) => `${status}×${count}`).join(' ');
+const cpu = (value: number) => `${value.toFixed(3)} ms CPU`;
 
 async function main(): Promise<void> {
   console.log(
-    `bench:ingress on ${os.cpus().length} cores; ${[...LOWER_RATES, RATE].join(', ')} req/s for ${FIXED_SECONDS} s each; saturation with ${CONNECTIONS} connections; ` +
-      `ingress node options: ${process.env.BENCH_INGRESS_NODE_OPTIONS || '(none)'}\n`,
+    `bench:ingress on ${os.cpus().length} cores; ${RATES.join(', ')} req/s for ${FIXED_SECONDS} s each; saturation with ` +
+      `${CONNECTIONS} connections; ingress node options: ${NODE_OPTIONS.join(' ') || '(none)'}; ` +
+      `env: ${JSON.stringify(EXTRA_ENV)}\n`,
   );
-  const url = await freshDatabase('hookrail_bench_ingress');
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const sourcesFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-')), 'sources.json');
+  const sourcesDir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-'));
+  const sourcesFile = path.join(sourcesDir, 'sources.json');
   writeFileSync(
     sourcesFile,
     JSON.stringify([
@@ -127,73 +201,71 @@ async function main(): Promise<void> {
       },
     ]),
   );
+  const perRun = WARMUP + RATES.reduce((sum, rate) => sum + rate * FIXED_SECONDS, 0) + SATURATE_REQUESTS;
+  const requests = signedRequests(secret, perRun); // each run has a database of its own, so the same deliveries
+  const runs = [await runIngress('group commit (defaults)', {}, requests, sourcesFile)];
+  if (GROUP_COMMIT_BASELINE)
+    runs.push(await runIngress('one statement per delivery', { GROUP_COMMIT_MAX_ROWS: '1' }, requests, sourcesFile));
+  rmSync(sourcesDir, { recursive: true, force: true });
 
-  const port = 3100 + Math.floor(Math.random() * 500);
-  const ingress = spawnBuiltIngress({
-    DATABASE_URL: url,
-    HOOKRAIL_SOURCES: sourcesFile,
-    ADMIN_TOKEN: randomBytes(16).toString('hex'),
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    DATABASE_POOL_SIZE: String(CONNECTIONS),
-  });
-  await waitHttp(port, '/healthz');
-
-  const lowerTotal = LOWER_RATES.reduce((sum, rate) => sum + rate * FIXED_SECONDS, 0);
-  const requests = signedRequests(secret, 2_000 + lowerTotal + RATE * FIXED_SECONDS + SATURATE_REQUESTS);
-  await saturate(port, requests.slice(0, 2_000), CONNECTIONS); // warm-up: JIT, pool, caches
-  let next = 2_000;
-  const lower: Array<{ rate: number; latencies: number[] }> = [];
-  for (const rate of LOWER_RATES) {
-    lower.push({
-      rate,
-      latencies: (await fixedRate(port, requests.slice(next, next + rate * FIXED_SECONDS), rate)).latenciesMs,
-    });
-    next += rate * FIXED_SECONDS;
-  }
-  const steady = await fixedRate(port, requests.slice(next, next + RATE * FIXED_SECONDS), RATE);
-  const max = await saturate(port, requests.slice(next + RATE * FIXED_SECONDS), CONNECTIONS);
-  const rss = peakRssMb(ingress.pid as number);
-  await stop(ingress);
-  const maxAccepted = ((max.statuses.get(202) ?? 0) / max.elapsedMs) * 1000;
-
+  const url = await freshDatabase('hookrail_bench_ingress');
   const admin = new Client({ connectionString: url });
   await admin.connect();
   await admin.query('CREATE TABLE pgbench_single_insert (id bigserial PRIMARY KEY, payload jsonb NOT NULL)');
   await admin.query('CREATE TABLE naive_events (id bigserial PRIMARY KEY, payload jsonb NOT NULL)');
-  const rows = Number((await admin.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
-  const outboxRows = Number((await admin.query('SELECT count(*) AS n FROM outbox')).rows[0].n);
   await admin.end();
   const tps = pgbenchTps(url);
-  const floor = summary(pgbenchLatenciesMs(url, RATE, FIXED_SECONDS));
+  const floors = new Map(RATES.map((rate) => [rate, summary(pgbenchLatenciesMs(url, rate, FIXED_SECONDS))]));
 
-  const naivePort = port + 1;
+  const naivePort = 3700 + Math.floor(Math.random() * 200);
   const naive = spawnTs('bench/ingress/naive-inline.server.ts', { DATABASE_URL: url, PORT: String(naivePort) });
   await new Promise((resolve) => setTimeout(resolve, 1500)); // the naive server has no health route; it starts in < 1 s
   const naiveSteady = await fixedRate(naivePort, requests.slice(0, RATE * 5), RATE);
   const naiveMax = await saturate(naivePort, requests.slice(0, 2_000), CONNECTIONS);
   await stop(naive);
 
-  const s = summary(steady.latenciesMs);
+  const cells = (render: (run: IngressRun) => string) => runs.map(render).join(' | ');
   const n = summary(naiveSteady.latenciesMs);
+  const [primary] = runs;
   const report = [
-    `| measurement | figure |`,
-    `|---|---|`,
-    ...lower.map(({ rate, latencies }) => {
-      const figures = summary(latencies);
-      return `| hookrail ingress at ${rate} req/s (${latencies.length} requests) | p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}, max ${ms(figures.max)} |`;
-    }),
-    `| hookrail ingress at ${RATE} req/s (${steady.latenciesMs.length} requests) | p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} |`,
-    `| hookrail ingress, maximum sustained (${CONNECTIONS} connections) | ${maxAccepted.toFixed(0)} accepted events/s (p99 ${ms(summary(max.latenciesMs).p99)}) |`,
+    `| measurement | ${runs.map((run) => run.label).join(' | ')} |`,
+    `|---|${runs.map(() => '---').join('|')}|`,
+    ...RATES.map(
+      (rate, index) =>
+        `| ingress at ${rate} req/s (${rate * FIXED_SECONDS} requests) | ${cells((run) => {
+          const { result, cpuPerAccepted } = run.fixed[index];
+          const figures = summary(result.latenciesMs);
+          return `p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}, max ${ms(figures.max)}; ${cpu(cpuPerAccepted)}`;
+        })} |`,
+    ),
+    `| ingress, maximum sustained (${CONNECTIONS} connections) | ${cells(
+      (run) =>
+        `${run.max.acceptedPerSecond.toFixed(0)} accepted events/s (p99 ${ms(summary(run.max.result.latenciesMs).p99)}); ${cpu(run.max.cpuPerAccepted)}`,
+    )} |`,
+    `| ingress peak RSS | ${cells((run) => `${run.rssMb.toFixed(0)} MB`)} |`,
     `| pgbench single-row INSERT, ${CONNECTIONS} connections | ${tps.toFixed(0)} TPS |`,
-    `| pgbench single-row INSERT at a fixed ${RATE} TPS, ${CONNECTIONS} connections | p50 ${ms(floor.p50)}, p99 ${ms(floor.p99)}, max ${ms(floor.max)} |`,
+    ...RATES.map((rate) => {
+      const floor = floors.get(rate)!;
+      return `| pgbench single-row INSERT at a fixed ${rate} TPS (latency floor) | p50 ${ms(floor.p50)}, p99 ${ms(floor.p99)}, max ${ms(floor.max)} |`;
+    }),
     `| naive inline handler (200 ms step) at ${RATE} req/s | p50 ${ms(n.p50)}, p99 ${ms(n.p99)}, max ${ms(n.max)} |`,
     `| naive inline handler, maximum (${CONNECTIONS} connections) | ${(((naiveMax.statuses.get(200) ?? 0) / naiveMax.elapsedMs) * 1000).toFixed(0)} req/s |`,
-    `| ingress peak RSS | ${rss.toFixed(0)} MB |`,
     ``,
-    `ratios: ingress max / pgbench TPS = ${(maxAccepted / tps).toFixed(2)} (goal ≥ 0.5); naive p99 / ingress p99 = ${(n.p99 / s.p99).toFixed(0)}×; ` +
-      `p99 at ${RATE} req/s ${s.p99 <= 5 ? 'meets' : 'misses'} the 5 ms goal (pgbench's own p99 at that rate: ${ms(floor.p99)}); RSS ${rss <= 150 ? 'meets' : 'misses'} the 150 MB goal`,
-    `statuses: steady ${countStatuses(steady.statuses)}; saturated ${countStatuses(max.statuses)}; rows: ${rows} inbound_events, ${outboxRows} outbox`,
+    `goals (${primary.label}):`,
+    ...RATES.filter((rate) => rate >= 500).map((rate) => {
+      const p99 = summary(primary.fixed[RATES.indexOf(rate)].result.latenciesMs).p99;
+      const bound = floors.get(rate)!.p99 + 5;
+      return `  p99 at ${rate} req/s ${ms(p99)} ${p99 <= bound ? 'meets' : 'misses'} pgbench's p99 + 5 ms (${ms(bound)})${p99 <= 10 ? ', and ≤ 10 ms' : ''}`;
+    }),
+    `  CPU per accepted request at saturation ${cpu(primary.max.cpuPerAccepted)}: ${primary.max.cpuPerAccepted <= 0.2 ? 'meets' : 'misses'} ≤ 0.2 ms`,
+    `  maximum ${primary.max.acceptedPerSecond.toFixed(0)} events/s: ${primary.max.acceptedPerSecond >= 3000 ? 'meets' : 'misses'} ≥ 3,000; ` +
+      `${(primary.max.acceptedPerSecond / tps).toFixed(2)} × pgbench ${primary.max.acceptedPerSecond / tps >= 0.5 ? 'meets' : 'misses'} ≥ 0.5`,
+    `  peak RSS ${primary.rssMb.toFixed(0)} MB: ${primary.rssMb <= 150 ? 'meets' : 'misses'} ≤ 150 MB`,
+    ...runs.map(
+      (run) =>
+        `statuses (${run.label}): ${run.fixed.map((phase) => `${phase.rate}/s ${countStatuses(phase.result.statuses)}`).join('; ')}; ` +
+        `saturated ${countStatuses(run.max.result.statuses)}; rows: ${run.rows.events} inbound_events, ${run.rows.outbox} outbox`,
+    ),
   ];
   console.log(report.join('\n'));
 }

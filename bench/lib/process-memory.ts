@@ -1,8 +1,49 @@
 import { readFileSync } from 'node:fs';
 
-/** Peak resident set size of a process (VmHWM), in MB; Linux only. */
+/** The process and its descendants (a clustered app's workers), from /proc; Linux only. */
+export function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    // gone, or no such file on this kernel: the process alone
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** Peak resident set size of a process (VmHWM), in MB; with its descendants, the largest of them. Linux only. */
 export function peakRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /VmHWM:\s+(\d+) kB/.exec(status);
-  return match ? Number(match[1]) / 1024 : NaN;
+  let peak = NaN;
+  for (const member of processTree(pid)) {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${member}/status`, 'utf8'));
+    if (match) peak = Math.max(Number.isNaN(peak) ? 0 : peak, Number(match[1]) / 1024);
+  }
+  return peak;
+}
+
+/** Resident set size now (VmRSS), in MB, of the process and its descendants summed. Linux only. */
+export function rssMb(pid: number): number {
+  let total = 0;
+  for (const member of processTree(pid)) {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${member}/status`, 'utf8'));
+    if (match) total += Number(match[1]) / 1024;
+  }
+  return total;
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU time (user + system) used so far by the process and its descendants, in milliseconds. Linux only. */
+export function cpuTimeMs(pid: number): number {
+  let ticks = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
 }

@@ -8,7 +8,8 @@
 // Environment: BENCH_DATABASE_URL (a database it drops and recreates; default hookrail_bench_relay on the local
 // server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_SCALE_RELAYS (the number of cores; 0 skips step 4),
 // BENCH_RATE (500), BENCH_WARMUP_SECONDS (5), BENCH_STEADY_SECONDS (20), BENCH_RELAY_NODE_OPTIONS (Node flags for
-// the relay processes only, e.g. --max-old-space-size=96 or --cpu-prof). RELAY_* variables reach the relays.
+// the relay processes instead of those of its start script, e.g. other heap limits or --cpu-prof; set but empty:
+// none). RELAY_* variables reach the relays.
 import 'reflect-metadata';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
@@ -20,6 +21,7 @@ import { availableParallelism } from 'node:os';
 import { Partitioners } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { appNodeOptions } from '../lib/app-node-options';
 import { root, stop } from '../lib/ingress-fixtures';
 import { peakRssMb } from '../lib/process-memory';
 import { AGGREGATES, benchEvent, insertBacklog } from './bench-events';
@@ -60,10 +62,10 @@ interface RelayProcess {
 
 /**
  * The relay as it runs in production: compiled JavaScript (npm run build), no TypeScript loader in memory.
- * BENCH_RELAY_NODE_OPTIONS go on its command line (so that --cpu-prof works too).
+ * It runs with the Node flags of its start script, or BENCH_RELAY_NODE_OPTIONS (so that --cpu-prof works too).
  */
 function startCompiledRelay(env: NodeJS.ProcessEnv): RelayProcess {
-  const nodeFlags = (process.env.BENCH_RELAY_NODE_OPTIONS || '').split(' ').filter(Boolean);
+  const nodeFlags = appNodeOptions('relay', process.env.BENCH_RELAY_NODE_OPTIONS);
   const child = spawn(process.execPath, [...nodeFlags, 'dist/apps/relay/src/main.js'], {
     cwd: root,
     env,

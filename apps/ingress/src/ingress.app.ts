@@ -13,17 +13,22 @@ import { SourceRegistry } from './sources/source-registry';
 /** Builds the ingress HTTP app (not yet listening); main.ts and the tests both start it through here. */
 export async function createIngressApp(config: IngressEnv): Promise<NestFastifyApplication> {
   const logger = createLogger('ingress', config.LOG_LEVEL, config.LOG_FORMAT);
+  // The request line's fields are fixed (method, route pattern, status, latency, source, event id, outcome): no
+  // secret can be among them, so it skips the redaction every other line goes through.
+  const requestLogger = createLogger('ingress', config.LOG_LEVEL, config.LOG_FORMAT, { redact: false });
   const exceptions = ssrfExceptions(ssrfPolicyOf(config));
   if (exceptions) logger.warn(exceptions, 'outbound webhooks: exceptions to the SSRF rules are configured');
   const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
   const catalog = EventCatalog.load(config.CATALOG_DIR, config.KAFKA_BROKERS);
   if (!catalog.loaded) logger.warn({ directory: config.CATALOG_DIR }, 'no event catalogue; /catalog answers 404');
+  // No Nest middleware in this app, so no middleware runner on every request either (skipMiddie).
   // maxParamLength: an event's trail is looked up by ids of up to 300 characters (GET /admin/events/:ref).
   const adapter = new FastifyAdapter({
     bodyLimit: config.MAX_BODY_BYTES,
     logger: false,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 320 },
+    skipMiddie: true,
   });
   const fastify = adapter.getInstance();
   // Signatures are checked on the exact bytes received: every body stays a Buffer; use cases parse it after.
@@ -41,14 +46,11 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
     },
   );
   const metrics = app.get(IngressMetrics);
-  fastify.addHook('onResponse', async (request, reply) => {
-    metrics.observeRequest(
-      request.method,
-      request.routeOptions.url ?? 'unmatched',
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
-    logRequest(logger, request, reply);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    logRequest(requestLogger, request, reply, route);
+    done();
   });
   return app;
 }

@@ -11,6 +11,7 @@ import { EventCatalog } from './catalog/event-catalog';
 import { IngressEnv } from './config/ingress.env';
 import { AgentTaskStatusRepository } from './events/agent-task-status.repository';
 import { EventsController } from './events/events.controller';
+import { GROUP_COMMIT_SETTINGS, GroupCommitWriter } from './events/group-commit.writer';
 import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
@@ -70,10 +71,21 @@ export class IngressModule {
             retryAfterSeconds: 5,
           },
         },
+        {
+          provide: GROUP_COMMIT_SETTINGS,
+          useValue: {
+            maxRows: config.GROUP_COMMIT_MAX_ROWS,
+            maxWaitMs: config.GROUP_COMMIT_WAIT_MS,
+            // Without grouping each delivery is its own statement, as many at once as the pool has connections.
+            maxInFlight:
+              config.GROUP_COMMIT_MAX_ROWS === 1 ? config.DATABASE_POOL_SIZE : config.GROUP_COMMIT_MAX_IN_FLIGHT,
+          },
+        },
         BackpressureService,
         IngressMetrics,
         OperationsMetrics,
         InboundEventRepository,
+        GroupCommitWriter,
         AgentTaskStatusRepository,
         WebhookDeliveryStatusRepository,
         SagaStatusRepository,

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { FULFILMENT_EVENT_TYPES } from './events/fulfilment-event-types';
-import { fastCheckValid } from './fast-check-valid';
+import { fastCheckPlainValid, fastCheckValid } from './fast-check-valid';
 import {
   SHOP_ORDER_CANCELLED_V1,
   ShopOrderCancelledV1,
@@ -42,6 +42,20 @@ export function validateEventData<T extends object>(type: string, data: unknown)
   const errors = validateSync(instance, { forbidUnknownValues: true });
   if (errors.length === 0) return { ok: true, data: instance };
   return { ok: false, fieldErrors: flattenErrors(errors) };
+}
+
+/**
+ * What is wrong with `data` against the DTO of `type` (undefined when nothing is), for a caller that needs only the answer
+ * (the ingress): a valid payload is checked on the parsed JSON itself, without building the DTO instance; anything
+ * else takes `validateEventData`'s path, whose messages the 400 carries.
+ */
+export function eventDataErrors(type: string, data: unknown): FieldError[] | undefined {
+  const eventClass = EVENT_TYPES[type];
+  if (eventClass && typeof data === 'object' && data !== null && !Array.isArray(data)) {
+    if (fastCheckPlainValid(eventClass, data) === true) return undefined;
+  }
+  const result = validateEventData(type, data);
+  return result.ok ? undefined : result.fieldErrors;
 }
 
 export function flattenErrors(errors: ValidationError[], prefix = ''): FieldError[] {

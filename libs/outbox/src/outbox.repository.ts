@@ -25,6 +25,43 @@ export const outboxRowFromParams = (row: NewOutboxRow): unknown[] => [
   row.headers,
 ];
 
+/**
+ * `insertOutboxRowFrom` for many rows at once (the ingress's group commit): the outbox rows given as arrays, of which
+ * those whose event id is an `id` of the CTE `from` are inserted, in the order given (so ids, and with them the
+ * relay's order within a key, follow it). Its parameters are `$first` to `$first + 5`, the arrays of
+ * `outboxRowsFromParams`.
+ */
+export function insertOutboxRowsFrom(from: string, first: number): string {
+  const [lane, eventId, topic, key, value, headers] = [0, 1, 2, 3, 4, 5].map((offset) => `$${first + offset}`);
+  return `INSERT INTO outbox (${OUTBOX_COLUMNS})
+         SELECT given.lane, given.event_id, given.topic, given.key, given.value, given.headers
+           FROM unnest(${lane}::smallint[], ${eventId}::uuid[], ${topic}::text[], ${key}::text[], ${value}::text[],
+                       ${headers}::jsonb[]) WITH ORDINALITY AS given(lane, event_id, topic, key, value, headers, position)
+           JOIN ${from} ON ${from}.id = given.event_id
+          ORDER BY given.position
+         RETURNING event_id`;
+}
+
+/** The parameters of `insertOutboxRowsFrom`: one array per column, in the rows' order. */
+export function outboxRowsFromParams(rows: readonly NewOutboxRow[]): unknown[] {
+  const lanes = new Array<number>(rows.length);
+  const eventIds = new Array<string>(rows.length);
+  const topics = new Array<string>(rows.length);
+  const keys = new Array<string>(rows.length);
+  const values = new Array<string>(rows.length);
+  const headers = new Array<string>(rows.length);
+  for (let index = 0; index < rows.length; index += 1) {
+    const row = rows[index];
+    lanes[index] = row.lane;
+    eventIds[index] = row.eventId;
+    topics[index] = row.topic;
+    keys[index] = row.key;
+    values[index] = row.value;
+    headers[index] = JSON.stringify(row.headers);
+  }
+  return [lanes, eventIds, topics, keys, values, headers];
+}
+
 /** A row the broker rejected for good, to park with the broker's reason. */
 export interface RowToPark {
   id: string;
@@ -97,7 +134,8 @@ export class OutboxRepository {
           WHERE id = ANY($1::bigint[])
          RETURNING 1)
        SELECT count(*)::int AS count FROM done`,
-      [ids],
+      // The ids are digits (bigint as text): one array literal instead of quoting and escaping each element.
+      [`{${ids.join(',')}}`],
     );
     return row.count;
   }

@@ -4,6 +4,7 @@ import {
   ArrayNotEmpty,
   IsIn,
   IsInt,
+  IsNumber,
   IsNotEmpty,
   IsString,
   IsUrl,
@@ -127,10 +128,13 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
   @Min(100)
   CONSUMER_BREAKER_PROBE_MAX_MS = 60_000;
 
-  /** Days a `processed_events` row is kept: the dedupe window, which must exceed the topics' retention. */
+  /**
+   * Days a `processed_events` row is kept: the dedupe window, which must exceed the topics' retention. Fractions are
+   * allowed (0.5 is twelve hours), down to 0.0005 (43 seconds), for soak and rehearsal runs.
+   */
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.0005)
   PROCESSED_EVENTS_RETENTION_DAYS = 14;
 
   /** How often this process tries the processed-events retention job (one process at a time runs it). */

@@ -59,6 +59,30 @@ export class IngressEnv extends OutboundWebhooksEnv {
   @Max(200)
   DATABASE_POOL_SIZE = 20;
 
+  /** Most deliveries written by one statement, in one transaction and one commit (group commit); 1 turns it off. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  GROUP_COMMIT_MAX_ROWS = 100;
+
+  /**
+   * How long, in milliseconds, a delivery waits for others to share its commit; 0: only those that arrive in the same
+   * turn of the event loop, or while the previous statements are still in flight.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(50)
+  GROUP_COMMIT_WAIT_MS = 0;
+
+  /** Group-commit statements in flight at once; deliveries that arrive meanwhile go together in the next one. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  GROUP_COMMIT_MAX_IN_FLIGHT = 4;
+
   /** Unpublished outbox rows at which deliveries get 429 with Retry-After; 0 turns backpressure off. */
   @Type(() => Number)
   @IsInt()

@@ -1,14 +1,14 @@
-import { isKnownEventType, validateEventData } from '@app/contracts';
+import { eventDataErrors, isKnownEventType } from '@app/contracts';
 import { invalidEvent, malformed } from '../http/problem';
 
 export const MAX_ID_LENGTH = 300;
 const TYPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,299}$/;
 
-/** The JSON body of a request, which must be an object. */
-export function parseJsonObject(rawBody: Buffer, what = 'body'): Record<string, unknown> {
+/** The JSON body of a request (the bytes, or their UTF-8 text), which must be an object. */
+export function parseJsonObject(rawBody: Buffer | string, what = 'body'): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(rawBody.toString('utf8'));
+    parsed = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
   } catch (error) {
     throw malformed(`the ${what} is not valid JSON: ${(error as Error).message}`);
   }
@@ -32,6 +32,6 @@ export function checkType(type: unknown, where: string): string {
 /** Known versioned types must match their DTO; unknown types pass (routed, never lost for lack of a schema). */
 export function checkData(type: string, data: unknown): void {
   if (!isKnownEventType(type)) return;
-  const result = validateEventData(type, data);
-  if (!result.ok) throw invalidEvent(type, result.fieldErrors);
+  const fieldErrors = eventDataErrors(type, data);
+  if (fieldErrors) throw invalidEvent(type, fieldErrors);
 }

@@ -1,5 +1,11 @@
 import { poolQuery } from '@app/db';
-import { insertOutboxRowFrom, NewOutboxRow, outboxRowFromParams } from '@app/outbox';
+import {
+  insertOutboxRowFrom,
+  insertOutboxRowsFrom,
+  NewOutboxRow,
+  outboxRowFromParams,
+  outboxRowsFromParams,
+} from '@app/outbox';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 
@@ -10,8 +16,11 @@ export interface NewInboundEvent {
   type: string;
   aggregateId: string;
   payloadHash: string;
-  payload: unknown;
+  /** The payload as JSON text (the jsonb column parses it). */
+  payloadJson: string;
+  /** The signature scheme that verified it. */
   scheme: string;
+  /** The delivery's headers without credentials or signatures, for the event's trail. */
   headers: Record<string, string>;
 }
 
@@ -34,6 +43,25 @@ const INSERT_WITH_OUTBOX = `WITH event AS (
        )
        SELECT event_id FROM queued`;
 
+/** The statement of `insertManyWithOutbox`: `INSERT_WITH_OUTBOX` for arrays of rows. */
+const INSERT_MANY_WITH_OUTBOX = `WITH event AS (
+         INSERT INTO inbound_events (id, source, sender_event_id, type, aggregate_id, payload_hash, payload, scheme, headers)
+         SELECT * FROM unnest(
+           $1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[], $9::jsonb[]
+         )
+         ON CONFLICT (source, sender_event_id) DO NOTHING
+         RETURNING id
+       ), queued AS (
+         ${insertOutboxRowsFrom('event', 10)}
+       )
+       SELECT event_id FROM queued`;
+
+/** An event row and its outbox row, written together or not at all. */
+export interface EventWithOutbox {
+  event: NewInboundEvent;
+  outbox: NewOutboxRow;
+}
+
 /** SQL of the inbound_events table, one method per statement. */
 @Injectable()
 export class InboundEventRepository {
@@ -50,12 +78,40 @@ export class InboundEventRepository {
       event.type,
       event.aggregateId,
       event.payloadHash,
-      JSON.stringify(event.payload),
+      event.payloadJson,
       event.scheme,
       JSON.stringify(event.headers),
       ...outboxRowFromParams(outbox),
     ]);
     return rows.length === 1;
+  }
+
+  /**
+   * `insertWithOutbox` for many deliveries in ONE statement, so one transaction and one commit (the group commit).
+   * Each event row whose (source, sender_event_id) is free is inserted with its outbox row; a conflict — with a
+   * committed row, a concurrent transaction's, or an earlier row of the same call — writes neither. The event rows
+   * go in (source, sender_event_id) order, so that two concurrent calls take their unique-index locks in the same
+   * order and cannot deadlock; the outbox rows go in the order given. Returns the ids of the events inserted.
+   */
+  async insertManyWithOutbox(dataSource: DataSource, rows: readonly EventWithOutbox[]): Promise<Set<string>> {
+    const events = rows.map((row) => row.event).sort(bySenderEventId);
+    const columns: string[][] = [[], [], [], [], [], [], [], [], []];
+    for (const event of events) {
+      columns[0].push(event.id);
+      columns[1].push(event.source);
+      columns[2].push(event.senderEventId);
+      columns[3].push(event.type);
+      columns[4].push(event.aggregateId);
+      columns[5].push(event.payloadHash);
+      columns[6].push(event.payloadJson);
+      columns[7].push(event.scheme);
+      columns[8].push(JSON.stringify(event.headers));
+    }
+    const inserted = await poolQuery<{ event_id: string }>(dataSource, INSERT_MANY_WITH_OUTBOX, [
+      ...columns,
+      ...outboxRowsFromParams(rows.map((row) => row.outbox)),
+    ]);
+    return new Set(inserted.map((row) => row.event_id));
   }
 
   /** The committed winner of a conflict: its id and payload hash. */
@@ -99,4 +155,9 @@ export class InboundEventRepository {
       }
     );
   }
+}
+
+function bySenderEventId(a: NewInboundEvent, b: NewInboundEvent): number {
+  if (a.source !== b.source) return a.source < b.source ? -1 : 1;
+  return a.senderEventId < b.senderEventId ? -1 : a.senderEventId > b.senderEventId ? 1 : 0;
 }

@@ -8,32 +8,37 @@ export interface RequestLogFields {
 }
 
 const fieldsByRequest = new WeakMap<object, RequestLogFields>();
+const NO_FIELDS: Readonly<RequestLogFields> = Object.freeze({});
 
-/** Adds fields to the one log line this request will produce. */
+/** Adds fields to the one log line this request will produce (one object per request, filled in place). */
 export function annotateRequest(request: FastifyRequest, fields: RequestLogFields): void {
-  fieldsByRequest.set(request.raw, { ...fieldsByRequest.get(request.raw), ...fields });
+  const current = fieldsByRequest.get(request.raw);
+  if (current) Object.assign(current, fields);
+  else fieldsByRequest.set(request.raw, { ...fields });
 }
 
-export function requestFields(request: FastifyRequest): RequestLogFields {
-  return fieldsByRequest.get(request.raw) ?? {};
+export function requestFields(request: FastifyRequest): Readonly<RequestLogFields> {
+  return fieldsByRequest.get(request.raw) ?? NO_FIELDS;
 }
 
-/** One structured line per request: route, status, latency and what happened; never headers or payloads. */
-export function logRequest(logger: Logger, request: FastifyRequest, reply: FastifyReply): void {
-  const fields = requestFields(request);
+const QUIET_ROUTES = ['/metrics', '/healthz', '/readyz'];
+
+/**
+ * One structured line per request: route, status, latency and what happened; never headers or payloads. The line is
+ * built only when its level is enabled: at `LOG_LEVEL=warn` an accepted delivery costs no log object at all.
+ */
+export function logRequest(logger: Logger, request: FastifyRequest, reply: FastifyReply, route: string): void {
+  const level =
+    reply.statusCode >= 500 ? 'error' : QUIET_ROUTES.some((route) => request.url.startsWith(route)) ? 'debug' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
   const line = {
     method: request.method,
-    route: request.routeOptions.url ?? 'unmatched',
+    route,
     status: reply.statusCode,
     latencyMs: Math.round(reply.elapsedTime * 100) / 100,
-    ...fields,
+    ...requestFields(request),
   };
-  if (reply.statusCode >= 500) logger.error(line, 'request failed');
-  else if (
-    request.url.startsWith('/metrics') ||
-    request.url.startsWith('/healthz') ||
-    request.url.startsWith('/readyz')
-  )
-    logger.debug(line, 'request');
+  if (level === 'error') logger.error(line, 'request failed');
+  else if (level === 'debug') logger.debug(line, 'request');
   else logger.info(line, 'request');
 }

@@ -41,16 +41,32 @@ export class IngressMetrics {
     registers: [this.registry],
   });
 
+  /** Labelled children by their labels, so that a request's observation hashes no label set (their number is bounded). */
+  private readonly latencyChildren = new Map<string, Histogram.Internal<string>>();
+  private readonly recordedChildren = new Map<string, Counter.Internal>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'hookrail_ingress_' });
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    this.latency.observe({ method, route, status: String(status) }, seconds);
+    const key = `${method} ${route} ${status}`;
+    let child = this.latencyChildren.get(key);
+    if (!child) {
+      child = this.latency.labels({ method, route, status: String(status) });
+      this.latencyChildren.set(key, child);
+    }
+    child.observe(seconds);
   }
 
   recorded(source: string, duplicate: boolean): void {
-    (duplicate ? this.duplicates : this.accepted).inc({ source });
+    const key = `${duplicate ? 'duplicate' : 'accepted'} ${source}`;
+    let child = this.recordedChildren.get(key);
+    if (!child) {
+      child = (duplicate ? this.duplicates : this.accepted).labels({ source });
+      this.recordedChildren.set(key, child);
+    }
+    child.inc();
   }
 
   backlog(rows: number): void {

@@ -1,6 +1,6 @@
 import { IncomingHttpHeaders } from 'node:http';
 import { badSignature } from '../../http/problem';
-import { hmacSha256Hex, sameHex } from './hmac';
+import { hmacSha256Hex, sameDigest } from './hmac';
 import { DeliveryIdentity, header, WebhookScheme } from './webhook-scheme';
 
 /** GitHub: `X-Hub-Signature-256: sha256=<hex>` of the raw body; id and type in X-GitHub-Delivery / X-GitHub-Event. */
@@ -12,7 +12,7 @@ export class GithubScheme implements WebhookScheme {
     if (!signature) throw badSignature('missing X-Hub-Signature-256 header');
     if (!signature.startsWith('sha256=')) throw badSignature('X-Hub-Signature-256 must start with sha256=');
     const given = signature.slice('sha256='.length);
-    if (!this.secrets.some((secret) => sameHex(hmacSha256Hex(secret, rawBody), given))) {
+    if (!this.secrets.some((secret) => sameDigest(hmacSha256Hex(secret, rawBody), given))) {
       throw badSignature('X-Hub-Signature-256 does not match the body with any active secret');
     }
   }

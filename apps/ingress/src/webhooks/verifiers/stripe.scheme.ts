@@ -1,6 +1,6 @@
 import { IncomingHttpHeaders } from 'node:http';
 import { badSignature } from '../../http/problem';
-import { hmacSha256Hex, sameHex } from './hmac';
+import { hmacSha256Hex, sameDigest } from './hmac';
 import { checkTimestamp } from './timestamp';
 import { DeliveryIdentity, header, WebhookScheme } from './webhook-scheme';
 
@@ -22,7 +22,7 @@ export class StripeScheme implements WebhookScheme {
     checkTimestamp(timestamp, nowSeconds, this.toleranceSeconds);
     const matches = this.secrets.some((secret) => {
       const expected = hmacSha256Hex(secret, `${timestamp}.`, rawBody);
-      return candidates.some((candidate) => sameHex(expected, candidate));
+      return candidates.some((candidate) => sameDigest(expected, candidate));
     });
     if (!matches) throw badSignature('Stripe-Signature does not match the body with any active secret');
   }

@@ -52,12 +52,13 @@ export class AcceptCloudEventUseCase {
         'application/cloudevents+json (structured) or application/json with ce-* headers (binary)',
       );
     }
-    const body = parseJsonObject(command.rawBody, structured ? 'CloudEvent' : 'event data');
+    const text = command.rawBody.toString('utf8');
+    const body = parseJsonObject(text, structured ? 'CloudEvent' : 'event data');
     // The SDK invents an id when none is given; an event without its own id could not be deduplicated.
     const givenId = structured ? body.id : command.headers['ce-id'];
     if (typeof givenId !== 'string' || givenId === '')
       throw malformed(structured ? 'the CloudEvent has no id' : 'the ce-id header is missing');
-    const event = this.parse(command, structured);
+    const event = this.parse(command, text, structured);
 
     const type = checkType(event.type, 'type');
     const source = checkIdentifier('the CloudEvent source', event.source);
@@ -78,6 +79,7 @@ export class AcceptCloudEventUseCase {
       topic: topicForType(type),
       ceSource: source,
       payload: structured ? body : { data: body },
+      payloadJson: structured ? text : undefined,
       rawBody: command.rawBody,
       data: event.data ?? null,
       time: event.time,
@@ -88,13 +90,13 @@ export class AcceptCloudEventUseCase {
     return { ...result, source };
   }
 
-  private parse(command: AcceptCloudEventCommand, structured: boolean): CloudEventV1<unknown> {
+  private parse(command: AcceptCloudEventCommand, text: string, structured: boolean): CloudEventV1<unknown> {
     if (!structured && !command.headers['ce-specversion'])
       throw malformed('binary mode needs ce-specversion, ce-id, ce-source and ce-type headers');
     try {
       const parsed = HTTP.toEvent({
         headers: command.headers as Record<string, string>,
-        body: command.rawBody.toString('utf8'),
+        body: text,
       });
       if (Array.isArray(parsed)) throw malformed('batched CloudEvents are not accepted; send one event per request');
       return parsed as CloudEventV1<unknown>;

@@ -4,6 +4,7 @@ import { OutboxNotifier, toOutboxRow } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { idConflict } from '../../../http/problem';
+import { GroupCommitWriter } from '../../group-commit.writer';
 import { InboundEventRepository } from '../../inbound-event.repository';
 
 export interface RecordEventCommand {
@@ -17,6 +18,8 @@ export interface RecordEventCommand {
   ceSource: string;
   /** The body as received (stored for operators) and the bytes it was hashed from. */
   payload: unknown;
+  /** `payload` as JSON text when the caller has it already (a webhook's body as received): stored as it came. */
+  payloadJson?: string;
   rawBody: Buffer;
   data: unknown;
   time?: string;
@@ -33,21 +36,21 @@ export interface RecordEventResult {
 }
 
 /**
- * The durable write of the request plane: inbound_events row and outbox row in one statement, then a (coalesced)
- * NOTIFY that wakes the relays. A duplicate
- * delivery (same source and sender id, same bytes) returns the first id and writes nothing; the same id with other
- * bytes is a 409. The unique constraint decides; nothing here checks before inserting.
+ * The durable write of the request plane: inbound_events row and outbox row in one statement, which concurrent
+ * deliveries share (`GroupCommitWriter`: one transaction, one commit), then a (coalesced) NOTIFY that wakes the relays.
+ * A duplicate delivery (same source and sender id, same bytes) returns the first id and writes nothing; the same id
+ * with other bytes is a 409. The unique constraint decides; nothing here checks before inserting.
  */
 @Injectable()
 export class RecordEventUseCase {
   constructor(
     private readonly database: Database,
+    private readonly writer: GroupCommitWriter,
     private readonly inboundEvents: InboundEventRepository,
     private readonly outboxNotifier: OutboxNotifier,
   ) {}
 
   async execute(command: RecordEventCommand): Promise<RecordEventResult> {
-    const dataSource = await this.database.connection();
     const id = randomUUID();
     const payloadHash = createHash('sha256').update(command.rawBody).digest('hex');
     const event: CloudEvent = {
@@ -61,8 +64,7 @@ export class RecordEventUseCase {
       subject: command.aggregateId,
       data: command.data,
     };
-    const inserted = await this.inboundEvents.insertWithOutbox(
-      dataSource,
+    const inserted = await this.writer.write(
       {
         id,
         source: command.source,
@@ -70,7 +72,7 @@ export class RecordEventUseCase {
         type: command.type,
         aggregateId: command.aggregateId,
         payloadHash,
-        payload: command.payload,
+        payloadJson: command.payloadJson ?? JSON.stringify(command.payload),
         scheme: command.scheme,
         headers: command.headers,
       },
@@ -81,6 +83,7 @@ export class RecordEventUseCase {
       return { id, duplicate: false };
     }
     // The unique constraint said: delivered before. Its payload hash tells a redelivery from a reused id.
+    const dataSource = await this.database.connection();
     const first = await this.inboundEvents.findBySenderEventId(dataSource, command.source, command.senderEventId);
     if (!first)
       throw new Error(`inbound event ${command.source}/${command.senderEventId} conflicted but cannot be read`);

@@ -37,7 +37,8 @@ export class AcceptWebhookUseCase {
     scheme.verify(command.rawBody, command.headers, Math.floor(Date.now() / 1000));
     this.backpressure.check();
 
-    const body = parseJsonObject(command.rawBody);
+    const text = command.rawBody.toString('utf8');
+    const body = parseJsonObject(text);
     const identity = scheme.identify(command.headers, body);
     const senderEventId = checkIdentifier('the sender event id', identity.senderEventId);
     const type = checkType(
@@ -59,6 +60,7 @@ export class AcceptWebhookUseCase {
       topic: source.topic,
       ceSource: `/webhooks/${source.name}`,
       payload: body,
+      payloadJson: text,
       rawBody: command.rawBody,
       data: data ?? null,
       extensions: traceExtensions(command.headers),

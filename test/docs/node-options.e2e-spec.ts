@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Each app's heap limits are written where it is started: its `start:<app>` script (npm start runs those), its
+ * docker-compose command and, for the ingress, the image's default command. The benchmarks read the start script's
+ * flags, so the three must say the same or the figures in docs/benchmarks.md would not be those of what users run.
+ */
+const root = path.resolve(__dirname, '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+const HEAP_FLAG = /^--max-(semi|old)-space-size=\d+$/;
+const APPS = ['ingress', 'relay', 'consumers'] as const;
+
+function startScriptFlags(app: string): string[] {
+  const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+  const words = scripts[`start:${app}`].split(' ');
+  expect(words[0]).toBe('node');
+  const flags: string[] = [];
+  for (const word of words.slice(1)) {
+    if (!HEAP_FLAG.test(word)) break;
+    flags.push(word);
+  }
+  return flags;
+}
+
+/** The quoted words of a `['node', …, '<entry>']` command that starts `entry`. */
+function commandFlags(text: string, entry: string): string[] {
+  const line = text.split('\n').find((candidate) => candidate.includes(entry) && candidate.includes('node'));
+  if (!line) throw new Error(`no command starts ${entry}`);
+  return [...line.matchAll(/['"]([^'"]+)['"]/g)].map((match) => match[1]).filter((word) => HEAP_FLAG.test(word));
+}
+
+describe('the apps’ heap limits', () => {
+  it.each(APPS)('are the same for the %s in its start script and in docker-compose.yml', (app) => {
+    const flags = startScriptFlags(app);
+    expect(flags.map((flag) => flag.split('=')[0]).sort()).toEqual(['--max-old-space-size', '--max-semi-space-size']);
+    expect(commandFlags(read('docker-compose.yml'), `dist/apps/${app}/src/main.js`)).toEqual(flags);
+  });
+
+  it('are the ingress’s in the image’s default command', () => {
+    expect(commandFlags(read('Dockerfile'), 'dist/apps/ingress/src/main.js')).toEqual(startScriptFlags('ingress'));
+  });
+});
