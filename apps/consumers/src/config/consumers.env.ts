@@ -91,6 +91,21 @@ export class ConsumersEnv extends BaseEnv {
   @Min(1000)
   HISTORY_RETENTION_INTERVAL_MS = 3_600_000;
 
+  /**
+   * Currencies the ledger keeps books in (ISO codes, e.g. `EUR,USD`); an order event in any other currency breaks
+   * that business rule and is dead-lettered at once. Empty (the default): every currency.
+   */
+  @Transform(({ value }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((code) => code.trim())
+          .filter(Boolean)
+      : value,
+  )
+  @Matches(/^[A-Z]{3}$/, { each: true, message: 'must list ISO 4217 codes in upper case, e.g. EUR,USD' })
+  LEDGER_CURRENCIES: string[] = [];
+
   /** The email provider's HTTP API (notifier). The default is `npm run dev:email-provider` on this machine. */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] }, { message: 'must be an http(s) URL' })
   EMAIL_PROVIDER_URL = 'http://127.0.0.1:4010';
