@@ -26,13 +26,16 @@ const passThrough = (): ConnectionCodecs => ({ up: (chunk) => [chunk], down: (ch
  * dependency away from some clients without touching the server everyone shares.
  * - `cut()`: open connections are reset and new ones refused, as when the server goes down;
  * - `stall()`: connections stay open (and new ones are accepted) but no byte passes either way, as in a network
- *   partition that does not reset anything; `resume()` delivers what was held, in order;
+ *   partition that does not reset anything; `resume()` delivers what was held, in order. `stall('answers')` holds
+ *   only what the server sends: requests arrive and run, their answers do not come back;
  * - `resume()`: back to open, on the same port.
  */
 export class TcpProxy {
   private server?: Server;
   private readonly links = new Set<Link>();
   private current: ProxyState = 'open';
+  /** While stalled: which directions hold their bytes. */
+  private held: { up: boolean; down: boolean } = { up: false, down: false };
 
   private constructor(
     readonly port: number,
@@ -70,10 +73,14 @@ export class TcpProxy {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Nothing passes either way until `resume()`; connections stay open and new ones are accepted and held too. */
-  stall(): void {
+  /**
+   * Nothing passes until `resume()` (with `'answers'`: nothing from the server, requests still go through);
+   * connections stay open, and new ones are accepted and held too.
+   */
+  stall(what: 'both' | 'answers' = 'both'): void {
     if (this.current === 'cut') return;
     this.current = 'stalled';
+    this.held = { up: what === 'both', down: true };
   }
 
   /** Traffic flows again: held bytes are delivered in order; after a cut the proxy listens on the same port. */
@@ -109,14 +116,14 @@ export class TcpProxy {
     client.on('error', close).on('close', close);
     upstream.on('error', close).on('close', close);
     const codecs = this.codecs();
-    this.forward(client, upstream, codecs.up, link.heldUp);
-    this.forward(upstream, client, codecs.down, link.heldDown);
+    this.forward('up', client, upstream, codecs.up, link.heldUp);
+    this.forward('down', upstream, client, codecs.down, link.heldDown);
   }
 
-  private forward(from: Socket, to: Socket, codec: ChunkCodec, held: Buffer[]): void {
+  private forward(direction: 'up' | 'down', from: Socket, to: Socket, codec: ChunkCodec, held: Buffer[]): void {
     from.on('data', (chunk: Buffer) => {
       const out = codec(chunk);
-      if (this.current === 'stalled') {
+      if (this.current === 'stalled' && this.held[direction]) {
         held.push(...out);
         from.pause(); // the sender's TCP window fills up, as on a link that carries nothing
         return;

@@ -1,0 +1,132 @@
+import { KafkaProxy, TcpProxy } from '@app/testing';
+import { ManagedProcess } from './chaos-processes';
+import { describeFault, PlannedFault } from './fault-schedule';
+import { KafkaCluster } from './kafka-cluster';
+
+/** A fault as it happened: when it began and when what it broke was back. */
+export interface FaultRecord {
+  kind: PlannedFault['kind'];
+  what: string;
+  startedAt: number;
+  endedAt: number;
+  note?: string;
+}
+
+export interface FaultTargets {
+  processes: ReadonlyMap<string, ManagedProcess>;
+  cluster: KafkaCluster;
+  postgres: TcpProxy;
+  /** The Kafka proxies of the consumers processes, by process name. */
+  consumerLinks: ReadonlyMap<string, KafkaProxy>;
+  /** The topic whose partition leaders broker faults aim at. */
+  ordersTopic: string;
+  /** Topics that must be fully replicated again before the next broker fault. */
+  replicatedTopics: string[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Carries out a fault plan against the running system, each fault at its time. Broker faults wait for one another
+ * (and for every partition to be fully replicated again), so that the cluster never loses two brokers at once; the
+ * other kinds overlap freely. `log` records what happened, `onEvent` prints it as it happens.
+ */
+export class FaultRunner {
+  readonly log: FaultRecord[] = [];
+  private brokerChain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly targets: FaultTargets,
+    private readonly onEvent: (line: string) => void,
+  ) {}
+
+  async run(plan: PlannedFault[], startedAt: number): Promise<void> {
+    await Promise.all(
+      plan.map(async (fault) => {
+        await sleep(Math.max(0, startedAt + fault.at - Date.now()));
+        if (fault.kind === 'broker') {
+          const previous = this.brokerChain;
+          let done!: () => void;
+          this.brokerChain = new Promise((resolve) => (done = resolve));
+          await previous;
+          await this.apply(fault, startedAt).finally(done);
+        } else {
+          await this.apply(fault, startedAt);
+        }
+      }),
+    );
+  }
+
+  /** When the last fault was over (what it broke was back). */
+  lastEnd(): number {
+    return Math.max(0, ...this.log.map((record) => record.endedAt));
+  }
+
+  private async apply(fault: PlannedFault, startedAt: number): Promise<void> {
+    const at = `${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+    this.onEvent(`chaos: ${at.padStart(7)}  ${describeFault(fault).replace(/^\s*[\d.]+ s\s+/, '')}`);
+    const began = Date.now();
+    try {
+      const { what, note } = await this.carryOut(fault);
+      this.log.push({ kind: fault.kind, what, startedAt: began, endedAt: Date.now(), note });
+    } catch (error) {
+      this.log.push({
+        kind: fault.kind,
+        what: describeFault(fault),
+        startedAt: began,
+        endedAt: Date.now(),
+        note: `failed: ${(error as Error).message.split('\n')[0]}`,
+      });
+      this.onEvent(`chaos: fault failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async carryOut(fault: PlannedFault): Promise<{ what: string; note?: string }> {
+    const { processes, cluster, postgres, consumerLinks } = this.targets;
+    switch (fault.kind) {
+      case 'kill-process': {
+        const target = processes.get(fault.target)!;
+        if (!target.running) return { what: fault.target, note: 'already down; skipped' };
+        await target.kill9();
+        await sleep(fault.pauseMs);
+        target.start();
+        return { what: fault.target };
+      }
+      case 'broker': {
+        const node =
+          fault.broker.role === 'controller'
+            ? await cluster.controller()
+            : await cluster.leaderOf(this.targets.ordersTopic, fault.broker.partition);
+        const role =
+          fault.broker.role === 'controller' ? 'controller' : `leader of partition ${fault.broker.partition}`;
+        await cluster.take(node, fault.how);
+        await sleep(fault.downMs);
+        await cluster.start(node);
+        const caughtUp = await this.waitReplicated();
+        return { what: `broker ${node} (${role}, ${fault.how})`, note: caughtUp };
+      }
+      case 'postgres-outage':
+        await postgres.cut();
+        await sleep(fault.durationMs);
+        await postgres.resume();
+        return { what: 'Postgres' };
+      case 'consumer-stall': {
+        const link = consumerLinks.get(fault.target)!;
+        link.stall();
+        await sleep(fault.durationMs);
+        await link.resume();
+        return { what: `${fault.target} ↔ Kafka` };
+      }
+    }
+  }
+
+  private async waitReplicated(): Promise<string | undefined> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const behind = await this.targets.cluster.underReplicated(this.targets.replicatedTopics).catch(() => -1);
+      if (behind === 0) return undefined;
+      if (Date.now() > deadline) return `${behind} partitions still under-replicated after 60 s`;
+      await sleep(500);
+    }
+  }
+}

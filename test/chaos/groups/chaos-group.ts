@@ -1,0 +1,75 @@
+import { Client } from 'pg';
+import { AcceptedEvent, OrderData, SentEvent } from '../order-events';
+
+/** One row of the final table. */
+export interface InvariantRow {
+  invariant: string;
+  expected: string;
+  observed: string;
+  ok: boolean;
+  /** A few offending examples, printed under the table when the row fails. */
+  examples?: string[];
+}
+
+/** A development provider or receiver a group calls: started once per run as a child process, never faulted. */
+export interface ChaosProvider {
+  name: string;
+  /** Its entry in the build, e.g. `apps/consumers/src/notifier/dev-provider/main.js`. */
+  entry: string;
+  /** Its environment, given the port it must listen on. */
+  env(port: number): Record<string, string>;
+  /** What it prints once it listens. */
+  readyLine: string;
+}
+
+/** What a group's checker may look at once the run has drained. */
+export interface CheckContext {
+  /** Straight to Postgres (not through the run's proxy). */
+  db: Client;
+  /** Every event the ingress answered 2xx for, with the id it answered. */
+  accepted: readonly AcceptedEvent[];
+  /** Events of this group that it must have applied once: accepted, handled by it, and not its poison. */
+  expected: readonly AcceptedEvent[];
+  /** Events this group must have dead-lettered (its poison). */
+  poison: readonly AcceptedEvent[];
+  /** `http://127.0.0.1:<port>` of every provider, by name. */
+  providerUrls: Readonly<Record<string, string>>;
+}
+
+/**
+ * How a consumer group takes part in the chaos run: one small file per group (`groups/<group>.checker.ts`), listed
+ * in `groups/index.ts`. The run checks for every group that each expected event has its `processed_events` row
+ * once, that its poison (and nothing else) is in the dead-letter store once, and that each aggregate's events were
+ * applied in sequence; the checker adds what only the group knows: its effect, counted where it lands.
+ */
+export interface ChaosGroup {
+  /** The consumer group, as in CONSUMER_GROUPS. */
+  group: string;
+  providers: ChaosProvider[];
+  /** What the consumers processes need for this group (provider URLs, its business rules' settings). */
+  consumerEnv(providerUrls: Readonly<Record<string, string>>): Record<string, string>;
+  /** The events this group acts on (the others it ignores, as its handlers do). */
+  handles(event: SentEvent): boolean;
+  /** A deterministic business rule of this group that a contract-valid event can break: the run's poison. */
+  poison?: { rule: string; apply(data: OrderData): void };
+  /** Work the group still has in hand after its events were consumed (e.g. tasks not done); 0 once drained. */
+  inHand(ctx: CheckContext): Promise<number>;
+  /** The group's own invariants: its effect once per expected event, in order per aggregate where it can tell. */
+  check(ctx: CheckContext): Promise<InvariantRow[]>;
+}
+
+/** A row comparing two counts, with examples of what differs. */
+export function countRow(invariant: string, expected: number, observed: number, examples: string[] = []): InvariantRow {
+  return { invariant, expected: String(expected), observed: String(observed), ok: expected === observed, examples };
+}
+
+/** A row that holds when no offender was found. */
+export function noneRow(invariant: string, what: string, offenders: string[]): InvariantRow {
+  return {
+    invariant,
+    expected: `no ${what}`,
+    observed: offenders.length === 0 ? `none` : `${offenders.length} ${what}`,
+    ok: offenders.length === 0,
+    examples: offenders.slice(0, 5),
+  };
+}
