@@ -1,15 +1,13 @@
 import { projectTopics, TOPICS } from '@app/contracts';
 import { createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { freePort, KafkaProxy, TcpProxy } from '@app/testing';
+import { freePort, KafkaProxy, LocalKafkaCluster, TcpProxy } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 import { ManagedProcess, waitReady } from './chaos-processes';
 import { ChaosGroup } from './groups/chaos-group';
-import { KafkaCluster } from './kafka-cluster';
 
 export const PARTITIONS = 6;
 /** The consumers' session timeout; the stall lasts longer, so that the group rebalances. */
@@ -18,7 +16,7 @@ export const STALL_MS = SESSION_TIMEOUT_MS + 6_000;
 
 /** Everything a run starts: the cluster, the database, the proxies, the providers and the apps. */
 export interface ChaosSystem {
-  cluster: KafkaCluster;
+  cluster: LocalKafkaCluster;
   databaseName: string;
   databaseUrl: string;
   postgres: TcpProxy;
@@ -32,34 +30,15 @@ export interface ChaosSystem {
   processes: Map<string, ManagedProcess>;
 }
 
-async function portFree(port: number): Promise<boolean> {
-  const server = createServer();
-  return new Promise((resolve) => {
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** A first port such that it and the next `count - 1` are free, for the brokers, and 100 above for controllers. */
-async function freePortRun(count: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * 19_000);
-    const ports = Array.from({ length: count }, (_, index) => [first + index, first + 100 + index]).flat();
-    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return first;
-  }
-  throw new Error('found no run of free ports for the cluster');
-}
-
 /** The 3-broker cluster, the migrated database and the project's topics (replicated on all three brokers). */
 export async function startInfrastructure(
   runDir: string,
   postgresUrl: string,
   log: (line: string) => void,
-): Promise<{ cluster: KafkaCluster; databaseName: string; databaseUrl: string }> {
-  const first = await freePortRun(3);
-  const cluster = new KafkaCluster(3, first, first + 100, path.join(runDir, 'kafka'));
-  log(`chaos: starting a 3-broker Kafka cluster on ${cluster.brokers.join(', ')}`);
-  log(await cluster.up());
+): Promise<{ cluster: LocalKafkaCluster; databaseName: string; databaseUrl: string }> {
+  log('chaos: starting a 3-broker Kafka cluster');
+  const cluster = await LocalKafkaCluster.start(3, path.join(runDir, 'kafka'));
+  log(`chaos: cluster up on ${cluster.brokers.join(', ')}`);
   const databaseName = `hookrail_chaos_${Date.now().toString(36)}`;
   const databaseUrl = withDatabase(postgresUrl, databaseName);
   await createDatabaseIfAbsent(databaseUrl);
@@ -77,7 +56,7 @@ export async function startInfrastructure(
  * a Kafka proxy of its own (the stall), every app's Postgres behind one proxy (the outage). Logs in `runDir/logs`.
  */
 export async function startSystem(
-  infrastructure: { cluster: KafkaCluster; databaseName: string; databaseUrl: string },
+  infrastructure: { cluster: LocalKafkaCluster; databaseName: string; databaseUrl: string },
   groups: readonly ChaosGroup[],
   runDir: string,
 ): Promise<ChaosSystem> {

@@ -1,7 +1,6 @@
-import { KafkaProxy, TcpProxy } from '@app/testing';
+import { KafkaProxy, LocalKafkaCluster, TcpProxy } from '@app/testing';
 import { ManagedProcess } from './chaos-processes';
 import { describeFault, PlannedFault } from './fault-schedule';
-import { KafkaCluster } from './kafka-cluster';
 
 /** A fault as it happened: when it began and when what it broke was back. */
 export interface FaultRecord {
@@ -14,7 +13,7 @@ export interface FaultRecord {
 
 export interface FaultTargets {
   processes: ReadonlyMap<string, ManagedProcess>;
-  cluster: KafkaCluster;
+  cluster: LocalKafkaCluster;
   postgres: TcpProxy;
   /** The Kafka proxies of the consumers processes, by process name. */
   consumerLinks: ReadonlyMap<string, KafkaProxy>;

@@ -1,15 +1,25 @@
 import { createKafka } from '@app/kafka';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 
-const script = path.resolve(__dirname, '../../scripts/kafka/kafka.sh');
+const script = path.resolve(__dirname, '../../../scripts/kafka/kafka.sh');
 
 /**
- * The run's own Kafka cluster, driven through `scripts/kafka/kafka.sh` in cluster mode (three brokers that are also
- * the KRaft quorum) on ports and a state directory of its own: the shared broker is never touched.
+ * A Kafka cluster of its own for a test or the chaos run, driven through `scripts/kafka/kafka.sh` in cluster mode
+ * (every broker also a KRaft controller) on free ports and in a state directory of its own: the shared broker is
+ * never touched. Node ids are 1…nodes.
  */
-export class KafkaCluster {
+export class LocalKafkaCluster {
   readonly brokers: string[];
+
+  /** A cluster of `nodes` brokers on free ports, state in `stateDir`, started and ready. */
+  static async start(nodes: number, stateDir: string, heap = '320m'): Promise<LocalKafkaCluster> {
+    const first = await freePortRun(nodes);
+    const cluster = new LocalKafkaCluster(nodes, first, first + 100, stateDir, heap);
+    await cluster.up();
+    return cluster;
+  }
 
   constructor(
     readonly nodes: number,
@@ -88,11 +98,29 @@ export class KafkaCluster {
       KAFKA_HEAP: this.heap,
     };
     return new Promise((resolve, reject) => {
-      execFile('bash', [script, ...args], { env, timeout: 180_000 }, (error, stdout, stderr) => {
+      execFile('bash', [script, ...args], { env, timeout: 240_000 }, (error, stdout, stderr) => {
         const output = `${stdout}${stderr}`.trim();
         if (error) reject(Object.assign(new Error(`kafka.sh ${args.join(' ')} failed:\n${output}`), { output }));
         else resolve(output);
       });
     });
   }
+}
+
+async function portFree(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A first port such that it and the next `count - 1` are free (brokers), and the same 100 above (controllers). */
+async function freePortRun(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const first = 20_000 + Math.floor(Math.random() * 19_000);
+    const ports = Array.from({ length: count }, (_, index) => [first + index, first + 100 + index]).flat();
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return first;
+  }
+  throw new Error('found no run of free ports for the cluster');
 }
