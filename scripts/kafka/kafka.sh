@@ -116,12 +116,15 @@ java_opts=(-Xms128m "-Xmx${KAFKA_HEAP:-512m}" -XX:+UseG1GC -XX:MaxGCPauseMillis=
 
 java_run() { java "${java_opts[@]}" "$@"; }
 
-# Every node of a cluster is formatted with the same cluster id, made once and kept beside the nodes.
+# Every node of a cluster is formatted with the same cluster id, made once and kept beside the nodes: 16 random
+# bytes in URL-safe base64, as `kafka-storage random-uuid` prints them (without starting a JVM for it).
 cluster_id() {
-  local file="$state_dir/cluster.id"
+  local file="$state_dir/cluster.id" id
   if [[ ! -s "$file" ]]; then
     mkdir -p "$state_dir"
-    java_run kafka.tools.StorageTool random-uuid | tail -1 >"$file"
+    id="-"
+    while [[ "$id" == -* ]]; do id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"; done
+    echo "$id" >"$file"
   fi
   cat "$file"
 }
@@ -198,7 +201,7 @@ up_single() {
 }
 
 up_cluster() {
-  local started=$SECONDS node pid port launched=0
+  local started=$SECONDS node pid port launched=0 to_start=()
   fetch_jars
   for node in $(seq 1 "$nodes"); do
     port="$(port_of "$node")"
@@ -212,6 +215,18 @@ up_cluster() {
         return 1
       fi
     done
+    to_start+=("$node")
+  done
+  # Formatting starts a JVM per node: all at once.
+  cluster_id >/dev/null
+  local formats=()
+  for node in "${to_start[@]}"; do
+    write_config "$node"
+    format_once "$node" &
+    formats+=($!)
+  done
+  for pid in "${formats[@]}"; do wait "$pid" || { say "formatting a node's log dir failed"; return 1; }; done
+  for node in "${to_start[@]}"; do
     launch "$node"
     launched=$((launched + 1))
   done

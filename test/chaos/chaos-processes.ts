@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, WriteStream } from 'node:fs';
+import { createWriteStream, openSync, readSync, closeSync, statSync, WriteStream } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
@@ -31,10 +31,29 @@ export class ManagedProcess {
     readonly name: string,
     private readonly entry: string,
     private readonly env: NodeJS.ProcessEnv,
-    logFile: string,
+    private readonly logFile: string,
     private readonly readyLine: string,
   ) {
     this.log = createWriteStream(logFile, { flags: 'a' });
+  }
+
+  /** Where its log ends now (bytes written to the file so far). */
+  logMark(): number {
+    return statSync(this.logFile).size;
+  }
+
+  /** What it logged since `mark`. */
+  loggedSince(mark: number): string {
+    const size = statSync(this.logFile).size;
+    if (size <= mark) return '';
+    const buffer = Buffer.alloc(size - mark);
+    const fd = openSync(this.logFile, 'r');
+    try {
+      readSync(fd, buffer, 0, buffer.length, mark);
+    } finally {
+      closeSync(fd);
+    }
+    return buffer.toString('utf8');
   }
 
   get running(): boolean {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { readChaosConfig } from './chaos-config';
-import { countsBy, facts, invariantTable } from './chaos-report';
+import { crashRow, invariantTable, runSummary } from './chaos-report';
 import {
   ChaosSystem,
   dropDatabase,
@@ -72,6 +72,21 @@ async function main(): Promise<boolean> {
   return passed;
 }
 
+/** Waits until nothing is left to publish or apply, or the deadline; returns what was still awaited. */
+async function drain(db: Client, contexts: Map<string, CheckContext>, deadline: number): Promise<string[]> {
+  let waits = await drainWaits(db, [...CHAOS_GROUPS], contexts);
+  let lastShown = Date.now();
+  while (waits.length > 0 && Date.now() < deadline) {
+    if (Date.now() - lastShown > 10_000) {
+      log(`chaos: waiting for ${waits.join('; ')}`);
+      lastShown = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    waits = await drainWaits(db, [...CHAOS_GROUPS], contexts);
+  }
+  return waits;
+}
+
 async function exercise(
   system: ChaosSystem,
   config: ReturnType<typeof readChaosConfig>,
@@ -121,17 +136,8 @@ async function exercise(
     const contexts = new Map<string, CheckContext>(
       CHAOS_GROUPS.map((group) => [group.group, groupContext(db, group, accepted, system.providerUrls)]),
     );
-    let waits = await drainWaits(db, [...CHAOS_GROUPS], contexts);
-    let lastShown = 0;
-    while (waits.length > 0 && Date.now() < deadline) {
-      if (Date.now() - lastShown > 10_000) {
-        log(`chaos: waiting for ${waits.join('; ')}`);
-        lastShown = Date.now();
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      waits = await drainWaits(db, [...CHAOS_GROUPS], contexts);
-    }
-    const drainedAt = Date.now();
+    const waits = await drain(db, contexts, deadline);
+    const drainedAt = waits.length === 0 ? Date.now() : undefined;
     const lastFaultEnd = Math.max(faults.lastEnd(), trafficEnd);
 
     const outages = faults.log
@@ -141,8 +147,8 @@ async function exercise(
       {
         invariant: 'drained: outbox empty, every group caught up',
         expected: `within ${config.drainSeconds} s`,
-        observed: waits.length === 0 ? `in ${((drainedAt - lastFaultEnd) / 1000).toFixed(1)} s` : waits.join('; '),
-        ok: waits.length === 0,
+        observed: drainedAt ? `in ${((drainedAt - lastFaultEnd) / 1000).toFixed(1)} s` : waits.join('; '),
+        ok: drainedAt !== undefined,
       },
       countRow('topics replicated on the 3 brokers', 3, await system.cluster.replicationFactor(TOPICS.shopOrders)),
       ...(await ingressInvariants(db, { ...sender, outages })),
@@ -151,66 +157,24 @@ async function exercise(
       const ctx = contexts.get(group.group)!;
       rows.push(...(await groupInvariants(group, ctx)), ...(await group.check(ctx)));
     }
-    const crashes = [...system.processes.values()].flatMap((process_) => process_.exits);
-    rows.push({
-      invariant: 'no process died on its own once started',
-      expected: 'none',
-      observed:
-        crashes.filter((exit) => exit.afterReady).length === 0 ? 'none' : countsBy(crashes, (exit) => exit.process),
-      ok: crashes.every((exit) => !exit.afterReady),
-      examples: crashes.map(
-        (exit) => `${exit.process}: exit ${exit.code ?? exit.signal}${exit.afterReady ? '' : ' before ready'}`,
-      ),
-    });
+    const exits = [...system.processes.values()].flatMap((process_) => process_.exits);
+    rows.push(crashRow(exits));
 
-    const loadSeconds = (trafficEnd - startedAt) / 1000;
-    const firstAnswers = sender.deliveries.filter((delivery) => delivery.status >= 200 && delivery.status < 300);
-    const acceptedInTraffic = new Set(
-      firstAnswers.filter((delivery) => delivery.answeredAt <= trafficEnd).map((d) => d.webhookId),
-    );
-    log('');
-    log(invariantTable(rows));
-    log('');
+    log(`\n${invariantTable(rows)}\n`);
     log(
-      facts([
-        ['seed', `${config.seed} (replay: ${replay})`],
-        [
-          'traffic',
-          `${loadSeconds.toFixed(1)} s; ${sender.offered.size} events offered (${(sender.offered.size / loadSeconds).toFixed(1)}/s), ${sender.deliveries.length} deliveries`,
-        ],
-        ['answers', countsBy(sender.deliveries, (delivery) => String(delivery.status || 'none'))],
-        [
-          'accepted during traffic',
-          `${acceptedInTraffic.size} events (${(acceptedInTraffic.size / loadSeconds).toFixed(1)}/s under faults)`,
-        ],
-        [
-          'applied end to end',
-          `${accepted.length} events in ${((drainedAt - startedAt) / 1000).toFixed(1)} s (${(accepted.length / ((drainedAt - startedAt) / 1000)).toFixed(1)}/s, drain included)`,
-        ],
-        [
-          'poison',
-          countsBy(
-            accepted.filter((event) => event.poisonFor),
-            (event) => `for ${event.poisonFor}`,
-          ),
-        ],
-        ['faults', countsBy(faults.log, (record) => record.kind)],
-        [
-          'fault notes',
-          faults.log
-            .filter((record) => record.note)
-            .map((record) => `${record.what}: ${record.note}`)
-            .join('; ') || 'none',
-        ],
-        ['restarts on exit', countsBy(crashes, (exit) => `${exit.process}${exit.afterReady ? '' : ' (start failed)'}`)],
-        ['last fault over', `${((lastFaultEnd - startedAt) / 1000).toFixed(1)} s after the start`],
-        [
-          'time to drain',
-          waits.length === 0
-            ? `${((drainedAt - lastFaultEnd) / 1000).toFixed(1)} s after the last fault and the traffic`
-            : 'not drained',
-        ],
-      ]),
+      runSummary({
+        seed: config.seed,
+        replay,
+        startedAt,
+        trafficEnd,
+        lastFaultEnd,
+        drainedAt,
+        offered: sender.offered.size,
+        deliveries: sender.deliveries,
+        accepted,
+        faults: faults.log,
+        exits,
+      }),
     );
     const passed = rows.every((row) => row.ok);
     log(`\nchaos: ${passed ? 'PASSED' : 'FAILED'} (seed ${config.seed})`);

@@ -111,12 +111,25 @@ export class FaultRunner {
         return { what: 'Postgres' };
       case 'consumer-stall': {
         const link = consumerLinks.get(fault.target)!;
+        const mark = processes.get(fault.target)!.logMark();
         link.stall();
         await sleep(fault.durationMs);
         await link.resume();
-        return { what: `${fault.target} ↔ Kafka` };
+        return { what: `${fault.target} ↔ Kafka`, note: await this.rebalanced(fault.target, mark) };
       }
     }
+  }
+
+  /** Whether the stalled process was told that its groups had moved on without it (kafkajs logs it as it rejoins). */
+  private async rebalanced(target: string, mark: number): Promise<string> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const logged = this.targets.processes.get(target)!.loggedSince(mark);
+      if (/The coordinator is not aware of this member|The group is rebalancing/.test(logged))
+        return 'its groups rebalanced';
+      await sleep(500);
+    }
+    return 'no rebalance seen in its log';
   }
 
   private async waitReplicated(): Promise<string | undefined> {

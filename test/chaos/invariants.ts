@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ChaosGroup, CheckContext, countRow, InvariantRow, noneRow } from './groups/chaos-group';
+import { ChaosGroup, CheckContext, countRow, InvariantRow, noneRow, orderRow } from './groups/chaos-group';
 import { AcceptedEvent, SentEvent } from './order-events';
 import { Delivery } from './webhook-sender';
 
@@ -173,39 +173,13 @@ export async function groupInvariants(group: ChaosGroup, ctx: CheckContext): Pro
       poisonWrong,
     ),
     noneRow(`${name}: no other dead letter`, 'other dead letters', lettersExtra),
-    noneRow(
+    orderRow(
       `${name}: per-aggregate order (processed_at along seq)`,
-      'orders out of sequence',
-      outOfSequence(ctx.expected, (event) => processedAt.get(event.id), false),
+      ctx.expected,
+      (event) => processedAt.get(event.id),
+      false,
     ),
   ];
-}
-
-/**
- * Orders whose events, taken in `seq` order, were not applied in that order by `position` (a row id, a time, an
- * index). `strict`: equal positions count as out of order (ids), else they may tie (one transaction's time).
- */
-export function outOfSequence(
-  events: readonly AcceptedEvent[],
-  position: (event: AcceptedEvent) => number | undefined,
-  strict: boolean,
-): string[] {
-  const byOrder = new Map<string, AcceptedEvent[]>();
-  for (const event of events) byOrder.set(event.orderId, [...(byOrder.get(event.orderId) ?? []), event]);
-  const offenders: string[] = [];
-  for (const [orderId, orderEvents] of byOrder) {
-    const sorted = [...orderEvents].sort((a, b) => a.seq - b.seq);
-    for (let i = 1; i < sorted.length; i++) {
-      const before = position(sorted[i - 1]);
-      const after = position(sorted[i]);
-      if (before === undefined || after === undefined) continue;
-      if (strict ? after <= before : after < before) {
-        offenders.push(`${orderId}: seq ${sorted[i].seq} applied before seq ${sorted[i - 1].seq}`);
-        break;
-      }
-    }
-  }
-  return offenders;
 }
 
 /** What still keeps the run from being drained; empty once it is. */

@@ -17,7 +17,12 @@ export class LocalKafkaCluster {
   static async start(nodes: number, stateDir: string, heap = '320m'): Promise<LocalKafkaCluster> {
     const first = await freePortRun(nodes);
     const cluster = new LocalKafkaCluster(nodes, first, first + 100, stateDir, heap);
-    await cluster.up();
+    try {
+      await cluster.up();
+    } catch (error) {
+      await cluster.down().catch(() => undefined); // whatever nodes did start
+      throw error;
+    }
     return cluster;
   }
 

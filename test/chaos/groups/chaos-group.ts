@@ -73,3 +73,54 @@ export function noneRow(invariant: string, what: string, offenders: string[]): I
     examples: offenders.slice(0, 5),
   };
 }
+
+/**
+ * The order row of a group: the orders with two or more of its events, each applied in sequence by `position`. A
+ * group that acts on one event per order has nothing to order, and the row says so.
+ */
+export function orderRow(
+  invariant: string,
+  events: readonly AcceptedEvent[],
+  position: (event: AcceptedEvent) => number | undefined,
+  strict: boolean,
+): InvariantRow {
+  const perOrder = new Map<string, number>();
+  for (const event of events) perOrder.set(event.orderId, (perOrder.get(event.orderId) ?? 0) + 1);
+  const sequences = [...perOrder.values()].filter((count) => count > 1).length;
+  if (sequences === 0) return { invariant, expected: 'nothing to order', observed: 'one event per order', ok: true };
+  const offenders = outOfSequence(events, position, strict);
+  return {
+    invariant: `${invariant}, ${sequences} orders of 2+ events`,
+    expected: 'none out of sequence',
+    observed: offenders.length === 0 ? 'none' : `${offenders.length} out of sequence`,
+    ok: offenders.length === 0,
+    examples: offenders.slice(0, 5),
+  };
+}
+
+/**
+ * Orders whose events, taken in `seq` order, were not applied in that order by `position` (a row id, a time, an
+ * index). `strict`: equal positions count as out of order (ids), else they may tie (one transaction's time).
+ */
+export function outOfSequence(
+  events: readonly AcceptedEvent[],
+  position: (event: AcceptedEvent) => number | undefined,
+  strict: boolean,
+): string[] {
+  const byOrder = new Map<string, AcceptedEvent[]>();
+  for (const event of events) byOrder.set(event.orderId, [...(byOrder.get(event.orderId) ?? []), event]);
+  const offenders: string[] = [];
+  for (const [orderId, orderEvents] of byOrder) {
+    const sorted = [...orderEvents].sort((a, b) => a.seq - b.seq);
+    for (let i = 1; i < sorted.length; i++) {
+      const before = position(sorted[i - 1]);
+      const after = position(sorted[i]);
+      if (before === undefined || after === undefined) continue;
+      if (strict ? after <= before : after < before) {
+        offenders.push(`${orderId}: seq ${sorted[i].seq} applied before seq ${sorted[i - 1].seq}`);
+        break;
+      }
+    }
+  }
+  return offenders;
+}
