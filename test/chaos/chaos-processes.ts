@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, openSync, readSync, closeSync, statSync, WriteStream } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
@@ -14,9 +14,10 @@ export interface ExitRecord {
 }
 
 /**
- * One app or provider of the run, from the build (`dist/`), as a child process with its output appended to a log
- * file. It plays its own supervisor: a process that exits without being told to (a failed start while Postgres is
- * down, a crash) is started again a second later, and the exit is recorded; `kill9` and `stop` are the run's own.
+ * One app or provider of the run, from the build (`dist/`), as a child process writing straight into its log file
+ * (the run reads the file, so no app output passes through the run's own event loop). It plays its own supervisor:
+ * a process that exits without being told to (a failed start while Postgres is down, a crash) is started again a
+ * second later, and the exit is recorded; `kill9` and `stop` are the run's own.
  */
 export class ManagedProcess {
   readonly exits: ExitRecord[] = [];
@@ -25,7 +26,7 @@ export class ManagedProcess {
   private readyAt = 0;
   private expectingExit = false;
   private restartTimer?: NodeJS.Timeout;
-  private readonly log: WriteStream;
+  private readyPoll?: NodeJS.Timeout;
 
   constructor(
     readonly name: string,
@@ -34,10 +35,49 @@ export class ManagedProcess {
     private readonly logFile: string,
     private readonly readyLine: string,
   ) {
-    this.log = createWriteStream(logFile, { flags: 'a' });
+    appendFileSync(logFile, '');
   }
 
-  /** Where its log ends now (bytes written to the file so far). */
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  get ready(): boolean {
+    return this.running && this.readyAt > 0;
+  }
+
+  start(): void {
+    if (this.running) return;
+    clearTimeout(this.restartTimer);
+    this.starts++;
+    this.readyAt = 0;
+    this.expectingExit = false;
+    appendFileSync(this.logFile, `\n--- start ${this.starts} at ${new Date().toISOString()} ---\n`);
+    const mark = this.logMark();
+    const log = openSync(this.logFile, 'a');
+    const child = spawn(process.execPath, [path.join(root, 'dist', this.entry)], {
+      cwd: root,
+      env: this.env,
+      stdio: ['ignore', log, log],
+    });
+    closeSync(log);
+    this.child = child;
+    clearInterval(this.readyPoll);
+    this.readyPoll = setInterval(() => {
+      if (this.child !== child || !this.running) return clearInterval(this.readyPoll);
+      if (!this.loggedSince(mark).includes(this.readyLine)) return;
+      this.readyAt = Date.now();
+      clearInterval(this.readyPoll);
+    }, 250);
+    child.once('exit', (code, signal) => {
+      appendFileSync(this.logFile, `\n--- exit ${code ?? signal} at ${new Date().toISOString()} ---\n`);
+      if (this.expectingExit || this.child !== child) return;
+      this.exits.push({ process: this.name, at: Date.now(), code, signal, afterReady: this.readyAt > 0 });
+      this.restartTimer = setTimeout(() => this.start(), 1000);
+    });
+  }
+
+  /** Where its log ends now. */
   logMark(): number {
     return statSync(this.logFile).size;
   }
@@ -56,43 +96,6 @@ export class ManagedProcess {
     return buffer.toString('utf8');
   }
 
-  get running(): boolean {
-    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  get ready(): boolean {
-    return this.running && this.readyAt > 0;
-  }
-
-  start(): void {
-    if (this.running) return;
-    clearTimeout(this.restartTimer);
-    this.starts++;
-    this.readyAt = 0;
-    this.expectingExit = false;
-    this.log.write(`\n--- start ${this.starts} at ${new Date().toISOString()} ---\n`);
-    const child = spawn(process.execPath, [path.join(root, 'dist', this.entry)], {
-      cwd: root,
-      env: this.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    let pending = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      this.log.write(chunk);
-      if (this.readyAt > 0) return;
-      pending = (pending + chunk.toString()).slice(-4096);
-      if (pending.includes(this.readyLine)) this.readyAt = Date.now();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => this.log.write(chunk));
-    child.once('exit', (code, signal) => {
-      this.log.write(`\n--- exit ${code ?? signal} at ${new Date().toISOString()} ---\n`);
-      if (this.expectingExit || this.child !== child) return;
-      this.exits.push({ process: this.name, at: Date.now(), code, signal, afterReady: this.readyAt > 0 });
-      this.restartTimer = setTimeout(() => this.start(), 1000);
-    });
-  }
-
   /** `kill -9`; resolves once it is gone. */
   async kill9(): Promise<void> {
     await this.end('SIGKILL');
@@ -101,13 +104,10 @@ export class ManagedProcess {
   /** SIGTERM, then SIGKILL after `graceMs`; no restart. */
   async stop(graceMs = 10_000): Promise<void> {
     clearTimeout(this.restartTimer);
+    clearInterval(this.readyPoll);
     const timer = setTimeout(() => this.child?.kill('SIGKILL'), graceMs);
     await this.end('SIGTERM');
     clearTimeout(timer);
-  }
-
-  async closeLog(): Promise<void> {
-    await new Promise<void>((resolve) => this.log.end(resolve));
   }
 
   private async end(signal: NodeJS.Signals): Promise<void> {

@@ -1,13 +1,14 @@
 import { projectTopics, TOPICS } from '@app/contracts';
 import { createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { freePort, KafkaProxy, LocalKafkaCluster, TcpProxy } from '@app/testing';
+import { freePort, LocalKafkaCluster } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { ManagedProcess, waitReady } from './chaos-processes';
 import { ChaosGroup } from './groups/chaos-group';
+import { ProxyHost, RemoteProxy } from './remote-proxies';
 
 export const PARTITIONS = 6;
 /** The consumers' session timeout; the stall lasts longer, so that the group rebalances. */
@@ -19,8 +20,9 @@ export interface ChaosSystem {
   cluster: LocalKafkaCluster;
   databaseName: string;
   databaseUrl: string;
-  postgres: TcpProxy;
-  consumerLinks: Map<string, KafkaProxy>;
+  proxies: ProxyHost;
+  postgres: RemoteProxy;
+  consumerLinks: Map<string, RemoteProxy>;
   providerUrls: Record<string, string>;
   ingressPorts: number[];
   secret: string;
@@ -86,7 +88,8 @@ export async function startSystem(
   providers.forEach((provider) => provider.start());
   await waitReady(providers, 60_000);
 
-  const postgres = await TcpProxy.start(new URL(databaseUrl).host);
+  const proxies = await ProxyHost.start();
+  const postgres = await proxies.tcp(new URL(databaseUrl).host);
   const proxiedUrl = Object.assign(new URL(databaseUrl), { host: postgres.address }).toString();
   const common = { DATABASE_URL: proxiedUrl, LOG_LEVEL: 'info', METRICS_PORT: '0' };
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -128,14 +131,14 @@ export async function startSystem(
         'relay started',
       ),
     );
-  const consumerLinks = new Map<string, KafkaProxy>();
+  const consumerLinks = new Map<string, RemoteProxy>();
   const groupEnv = Object.assign({}, ...groups.map((group) => group.consumerEnv(providerUrls))) as Record<
     string,
     string
   >;
   for (let index = 1; index <= 2; index++) {
     const name = `consumers-${index}`;
-    const link = await KafkaProxy.start(cluster.brokers);
+    const link = await proxies.kafka(cluster.brokers);
     consumerLinks.set(name, link);
     apps.push(
       managed(
@@ -157,6 +160,7 @@ export async function startSystem(
   await waitReady(apps, 120_000);
   return {
     ...infrastructure,
+    proxies,
     postgres,
     consumerLinks,
     providerUrls,
@@ -171,9 +175,7 @@ export async function startSystem(
 /** Stops every process (SIGTERM, then SIGKILL), the proxies and the cluster; drops the database when asked. */
 export async function stopSystem(system: Partial<ChaosSystem>, log: (line: string) => void): Promise<void> {
   await Promise.all([...(system.apps ?? []), ...(system.providers ?? [])].map((process_) => process_.stop(5000)));
-  await Promise.all([...(system.processes?.values() ?? [])].map((process_) => process_.closeLog()));
-  await system.postgres?.cut();
-  await Promise.all([...(system.consumerLinks?.values() ?? [])].map((link) => link.stop()));
+  await system.proxies?.stop();
   if (system.cluster) log(await system.cluster.down().catch((error: Error) => error.message));
 }
 

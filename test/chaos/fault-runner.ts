@@ -1,6 +1,7 @@
-import { KafkaProxy, LocalKafkaCluster, TcpProxy } from '@app/testing';
+import { LocalKafkaCluster } from '@app/testing';
 import { ManagedProcess } from './chaos-processes';
 import { describeFault, PlannedFault } from './fault-schedule';
+import { RemoteProxy } from './remote-proxies';
 
 /** A fault as it happened: when it began and when what it broke was back. */
 export interface FaultRecord {
@@ -14,9 +15,9 @@ export interface FaultRecord {
 export interface FaultTargets {
   processes: ReadonlyMap<string, ManagedProcess>;
   cluster: LocalKafkaCluster;
-  postgres: TcpProxy;
+  postgres: RemoteProxy;
   /** The Kafka proxies of the consumers processes, by process name. */
-  consumerLinks: ReadonlyMap<string, KafkaProxy>;
+  consumerLinks: ReadonlyMap<string, RemoteProxy>;
   /** The topic whose partition leaders broker faults aim at. */
   ordersTopic: string;
   /** Topics that must be fully replicated again before the next broker fault. */
@@ -112,7 +113,7 @@ export class FaultRunner {
       case 'consumer-stall': {
         const link = consumerLinks.get(fault.target)!;
         const mark = processes.get(fault.target)!.logMark();
-        link.stall();
+        await link.stall();
         await sleep(fault.durationMs);
         await link.resume();
         return { what: `${fault.target} ↔ Kafka`, note: await this.rebalanced(fault.target, mark) };
