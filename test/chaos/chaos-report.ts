@@ -84,7 +84,13 @@ export function runSummary(run: RunFigures): string {
         (event) => `for ${event.poisonFor}`,
       ),
     ],
-    ['faults', countsBy(run.faults, (record) => record.kind)],
+    [
+      'faults',
+      countsBy(
+        run.faults.filter((record) => !record.note?.startsWith('skipped')),
+        (record) => record.kind,
+      ),
+    ],
     [
       'fault notes',
       run.faults

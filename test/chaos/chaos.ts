@@ -22,7 +22,14 @@ import { FaultRunner } from './fault-runner';
 import { describeFault, planFaults } from './fault-schedule';
 import { CheckContext, countRow, InvariantRow } from './groups/chaos-group';
 import { CHAOS_GROUPS } from './groups';
-import { acceptedEvents, drainWaits, groupContext, groupInvariants, ingressInvariants } from './invariants';
+import {
+  acceptedEvents,
+  ANSWER_TIMEOUT_S,
+  drainWaits,
+  groupContext,
+  groupInvariants,
+  ingressInvariants,
+} from './invariants';
 import { OrderFactory } from './order-events';
 import { Random } from './random';
 import { WebhookSender } from './webhook-sender';
@@ -108,7 +115,7 @@ async function exercise(
       duplicateShare: 0.2,
       poisonShare: 0.01,
       activeOrders: Math.max(20, config.rate),
-      requestTimeoutMs: 15_000,
+      requestTimeoutMs: ANSWER_TIMEOUT_S * 1000,
     });
     const faults = new FaultRunner(
       {
@@ -123,7 +130,10 @@ async function exercise(
     );
     log(`chaos: traffic and faults for ${config.seconds} s`);
     const startedAt = Date.now();
-    const [trafficEnd] = await Promise.all([sender.offer(config.seconds), faults.run(plan, startedAt)]);
+    const [trafficEnd] = await Promise.all([
+      sender.offer(config.seconds),
+      faults.run(plan, startedAt, startedAt + config.seconds * 1000),
+    ]);
     const deadline = Date.now() + config.drainSeconds * 1000;
     log(
       `chaos: traffic and faults over after ${((Date.now() - startedAt) / 1000).toFixed(1)} s; ` +

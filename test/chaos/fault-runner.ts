@@ -40,7 +40,8 @@ export class FaultRunner {
     private readonly onEvent: (line: string) => void,
   ) {}
 
-  async run(plan: PlannedFault[], startedAt: number): Promise<void> {
+  /** Each fault at its time; a broker fault whose turn comes only after the traffic ended (`endsAt`) is skipped. */
+  async run(plan: PlannedFault[], startedAt: number, endsAt: number): Promise<void> {
     await Promise.all(
       plan.map(async (fault) => {
         await sleep(Math.max(0, startedAt + fault.at - Date.now()));
@@ -49,6 +50,17 @@ export class FaultRunner {
           let done!: () => void;
           this.brokerChain = new Promise((resolve) => (done = resolve));
           await previous;
+          if (Date.now() + fault.downMs > endsAt) {
+            const now = Date.now();
+            this.log.push({
+              kind: fault.kind,
+              what: describeFault(fault).trim(),
+              startedAt: now,
+              endedAt: now,
+              note: 'skipped: the previous broker fault lasted past the end of the traffic',
+            });
+            return done();
+          }
           await this.apply(fault, startedAt).finally(done);
         } else {
           await this.apply(fault, startedAt);
@@ -86,7 +98,7 @@ export class FaultRunner {
     switch (fault.kind) {
       case 'kill-process': {
         const target = processes.get(fault.target)!;
-        if (!target.running) return { what: fault.target, note: 'already down; skipped' };
+        if (!target.running) return { what: fault.target, note: 'skipped: already down' };
         await target.kill9();
         await sleep(fault.pauseMs);
         target.start();

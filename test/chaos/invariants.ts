@@ -12,6 +12,9 @@ export interface RunRecord {
   outages: ReadonlyArray<{ startedAt: number; endedAt: number }>;
 }
 
+/** How long the sender waits for an answer. */
+export const ANSWER_TIMEOUT_S = 30;
+
 /** A 503 answered this long after the outage ended still counts as during it (requests in flight at the resume). */
 const OUTAGE_GRACE_MS = 1000;
 
@@ -59,7 +62,7 @@ export async function ingressInvariants(db: Client, run: RunRecord): Promise<Inv
       run.deliveries.filter((delivery) => delivery.status >= 400 && delivery.status < 500).map(show),
     ),
     noneRow(
-      'every delivery answered (no reset, no timeout)',
+      `every delivery answered within ${ANSWER_TIMEOUT_S} s (no reset)`,
       'unanswered',
       run.deliveries.filter((delivery) => delivery.status === 0).map(show),
     ),
@@ -87,13 +90,15 @@ export async function ingressInvariants(db: Client, run: RunRecord): Promise<Inv
   );
 
   // The row of an event comes from the one request that inserted it, and that request answered 202, unless its
-  // connection broke during the write: then it answered 503 `write_outcome_unknown`, which promises nothing.
+  // connection broke during the write (503 `write_outcome_unknown`, which promises nothing) or the sender gave up.
   const inserters = new Map<string, number>();
   const inDoubt = new Set<string>();
   for (const delivery of run.deliveries) {
     if (delivery.status === 202 && delivery.body?.duplicate === false)
       inserters.set(delivery.webhookId, (inserters.get(delivery.webhookId) ?? 0) + 1);
-    if (delivery.status === 503 && delivery.body?.error === 'write_outcome_unknown') inDoubt.add(delivery.webhookId);
+    // In doubt: the ingress said the write may have happened, or the sender stopped waiting for its answer.
+    if ((delivery.status === 503 && delivery.body?.error === 'write_outcome_unknown') || delivery.status === 0)
+      inDoubt.add(delivery.webhookId);
   }
   const leftByFailure: string[] = [];
   for (const [webhookId] of rowsByWebhookId) {

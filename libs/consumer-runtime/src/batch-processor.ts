@@ -1,10 +1,10 @@
-import { CloudEvent } from '@app/contracts';
+import { CloudEvent, HOOKRAIL_HEADERS } from '@app/contracts';
 import { Batch, KafkaMessage, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { backoffDelay, DEFAULT_RETRY_POLICY } from './backoff';
 import { classifyError, errorClassName, errorMessage } from './classify-error';
-import { recordEventStatus } from './consumer-event-status.repository';
+import { isDeadAlready, recordEventStatus } from './consumer-event-status.repository';
 import { ConsumerMetrics } from './consumer-metrics';
 import { FailurePolicy } from './handler';
 import { MessageContext } from './message-context';
@@ -229,6 +229,12 @@ export class BatchProcessor {
   ): Promise<boolean> {
     const { group, dltTopic, producer, logger, metrics, dataSource } = this.deps;
     const fields = { group, eventId, topic: batch.topic, partition: batch.partition, offset: message.offset, dltTopic };
+    if (eventId && !isReplay(message) && (await isDeadAlready(dataSource, group, eventId))) {
+      // Another copy of an event this group already gave up on (the relay publishes at least once): its dead
+      // letter is in the store, and a second one would have the operator replay the same event twice.
+      logger.warn(fields, 'a copy of an event already dead-lettered; not dead-lettered again');
+      return true;
+    }
     try {
       await produceDeadLetter(
         producer,
@@ -348,4 +354,8 @@ export const defaultFailurePolicy = (): FailurePolicy => ({ retry: { ...DEFAULT_
 
 function describe(error: unknown): string {
   return `${errorClassName(error)}: ${errorMessage(error)}`;
+}
+
+function isReplay(message: KafkaMessage): boolean {
+  return Number(message.headers?.[HOOKRAIL_HEADERS.replayCount]?.toString() ?? 0) > 0;
 }
