@@ -99,7 +99,7 @@ export function runSummary(run: RunFigures): string {
         .join('; ') || 'none',
     ],
     ['restarts on exit', countsBy(run.exits, (exit) => `${exit.process}${exit.afterReady ? '' : ' (start failed)'}`)],
-    ['last fault over', `${seconds(run.startedAt, run.lastFaultEnd).toFixed(1)} s after the start`],
+    ['last fault undone', `${seconds(run.startedAt, run.lastFaultEnd).toFixed(1)} s after the start`],
     [
       'time to drain',
       run.drainedAt

@@ -38,6 +38,7 @@ const root = path.resolve(__dirname, '../..');
 const log = (line: string) => console.log(line);
 
 async function main(): Promise<boolean> {
+  const began = Date.now();
   const config = readChaosConfig();
   const replay = `CHAOS_SEED=${config.seed} CHAOS_SECONDS=${config.seconds} CHAOS_RATE=${config.rate} npm run chaos`;
   log(`chaos: seed ${config.seed}, ${config.seconds} s at ${config.rate} events/s (replay: ${replay})`);
@@ -68,6 +69,7 @@ async function main(): Promise<boolean> {
     passed = await exercise(system as ChaosSystem, config, random, plan, replay);
   } finally {
     await stopSystem(system, log);
+    log(`chaos: ${passed ? 'passed' : 'failed'} after ${Math.round((Date.now() - began) / 1000)} s in all`);
     if (passed) {
       if (system.databaseName) await dropDatabase(config.postgresUrl, system.databaseName);
       rmSync(runDir, { recursive: true, force: true });
@@ -148,7 +150,7 @@ async function exercise(
     );
     const waits = await drain(db, contexts, deadline);
     const drainedAt = waits.length === 0 ? Date.now() : undefined;
-    const lastFaultEnd = Math.max(faults.lastEnd(), trafficEnd);
+    const lastFaultEnd = Math.max(faults.lastRestored(), trafficEnd);
 
     const outages = faults.log
       .filter((record) => record.kind === 'postgres-outage')

@@ -3,12 +3,22 @@ import { ManagedProcess } from './chaos-processes';
 import { describeFault, PlannedFault } from './fault-schedule';
 import { RemoteProxy } from './remote-proxies';
 
-/** A fault as it happened: when it began and when what it broke was back. */
+/**
+ * A fault as it happened: when it began, when its cause was undone (the process started again, the broker serving
+ * again, the proxy open again) and when the runner was done with it (a broker: its partitions fully replicated).
+ */
 export interface FaultRecord {
   kind: PlannedFault['kind'];
   what: string;
   startedAt: number;
+  restoredAt: number;
   endedAt: number;
+  note?: string;
+}
+
+interface Outcome {
+  what: string;
+  restoredAt: number;
   note?: string;
 }
 
@@ -54,8 +64,9 @@ export class FaultRunner {
             const now = Date.now();
             this.log.push({
               kind: fault.kind,
-              what: describeFault(fault).trim(),
+              what: describeFault(fault).replace(/^\s*[\d.]+ s\s+/, ''),
               startedAt: now,
+              restoredAt: now,
               endedAt: now,
               note: 'skipped: the previous broker fault lasted past the end of the traffic',
             });
@@ -69,9 +80,9 @@ export class FaultRunner {
     );
   }
 
-  /** When the last fault was over (what it broke was back). */
-  lastEnd(): number {
-    return Math.max(0, ...this.log.map((record) => record.endedAt));
+  /** When the cause of the last fault was undone. */
+  lastRestored(): number {
+    return Math.max(0, ...this.log.map((record) => record.restoredAt));
   }
 
   private async apply(fault: PlannedFault, startedAt: number): Promise<void> {
@@ -79,13 +90,14 @@ export class FaultRunner {
     this.onEvent(`chaos: ${at.padStart(7)}  ${describeFault(fault).replace(/^\s*[\d.]+ s\s+/, '')}`);
     const began = Date.now();
     try {
-      const { what, note } = await this.carryOut(fault);
-      this.log.push({ kind: fault.kind, what, startedAt: began, endedAt: Date.now(), note });
+      const { what, note, restoredAt } = await this.carryOut(fault);
+      this.log.push({ kind: fault.kind, what, startedAt: began, restoredAt, endedAt: Date.now(), note });
     } catch (error) {
       this.log.push({
         kind: fault.kind,
         what: describeFault(fault),
         startedAt: began,
+        restoredAt: Date.now(),
         endedAt: Date.now(),
         note: `failed: ${(error as Error).message.split('\n')[0]}`,
       });
@@ -93,16 +105,16 @@ export class FaultRunner {
     }
   }
 
-  private async carryOut(fault: PlannedFault): Promise<{ what: string; note?: string }> {
+  private async carryOut(fault: PlannedFault): Promise<Outcome> {
     const { processes, cluster, postgres, consumerLinks } = this.targets;
     switch (fault.kind) {
       case 'kill-process': {
         const target = processes.get(fault.target)!;
-        if (!target.running) return { what: fault.target, note: 'skipped: already down' };
+        if (!target.running) return { what: fault.target, restoredAt: Date.now(), note: 'skipped: already down' };
         await target.kill9();
         await sleep(fault.pauseMs);
         target.start();
-        return { what: fault.target };
+        return { what: fault.target, restoredAt: Date.now() };
       }
       case 'broker': {
         const node =
@@ -114,21 +126,23 @@ export class FaultRunner {
         await cluster.take(node, fault.how);
         await sleep(fault.downMs);
         await cluster.start(node);
+        const restoredAt = Date.now();
         const caughtUp = await this.waitReplicated();
-        return { what: `broker ${node} (${role}, ${fault.how})`, note: caughtUp };
+        return { what: `broker ${node} (${role}, ${fault.how})`, restoredAt, note: caughtUp };
       }
       case 'postgres-outage':
         await postgres.cut();
         await sleep(fault.durationMs);
         await postgres.resume();
-        return { what: 'Postgres' };
+        return { what: 'Postgres', restoredAt: Date.now() };
       case 'consumer-stall': {
         const link = consumerLinks.get(fault.target)!;
         const mark = processes.get(fault.target)!.logMark();
         await link.stall();
         await sleep(fault.durationMs);
         await link.resume();
-        return { what: `${fault.target} ↔ Kafka`, note: await this.rebalanced(fault.target, mark) };
+        const restoredAt = Date.now();
+        return { what: `${fault.target} ↔ Kafka`, restoredAt, note: await this.rebalanced(fault.target, mark) };
       }
     }
   }
