@@ -29,7 +29,7 @@ export function readChaosConfig(env: NodeJS.ProcessEnv = process.env): ChaosConf
   return {
     seed: integer(env, 'CHAOS_SEED', randomSeed(), 0, 4294967295),
     seconds: integer(env, 'CHAOS_SECONDS', 120, MIN_SECONDS, 86_400),
-    rate: integer(env, 'CHAOS_RATE', 50, 1, 5000),
+    rate: integer(env, 'CHAOS_RATE', 30, 1, 5000),
     drainSeconds: integer(env, 'CHAOS_DRAIN_SECONDS', 180, 10, 3600),
     build: env.CHAOS_BUILD !== 'false',
     postgresUrl: env.CHAOS_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres',

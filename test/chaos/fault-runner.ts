@@ -147,7 +147,10 @@ export class FaultRunner {
     }
   }
 
-  /** Whether the stalled process was told that its groups had moved on without it (kafkajs logs it as it rejoins). */
+  /**
+   * Whether the stalled process's groups went on without it: back from the stall, kafkajs hears from the coordinator
+   * that it is no member any more (or that its group is rebalancing) and logs it as it rejoins.
+   */
   private async rebalanced(target: string, mark: number): Promise<string> {
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {

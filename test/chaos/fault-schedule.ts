@@ -29,7 +29,8 @@ export const MIN_SECONDS = 30;
 
 /**
  * The faults of a run, from its seed alone: `kill -9` of a random relay or consumers process every 3–7 s (restarted
- * 1–4 s later), a broker stopped or killed every 14–20 s (the leader of a random partition, once the controller),
+ * 1–4 s later; never the stalled one around its stall), a broker stopped or killed every 14–20 s (the leader of a
+ * random partition; the controller once, as the first or second broker fault),
  * one Postgres outage and one stall between a consumers process and Kafka, at random times in the middle. Faults of
  * different kinds overlap on purpose.
  */
@@ -57,14 +58,26 @@ export function planFaults(random: Random, options: ScheduleOptions): PlannedFau
     const broker: BrokerChoice = { role: 'leader', partition: random.int(0, options.partitions - 1) };
     brokerFaults.push({ kind: 'broker', at: Math.round(at), broker, how: random.pick(['stop', 'kill']), downMs });
   }
-  if (brokerFaults.length > 0) brokerFaults[random.int(0, brokerFaults.length - 1)].broker = { role: 'controller' };
+  // The controller once, early: later broker faults may not get their turn on a slow machine (each waits for the
+  // cluster to be fully replicated again).
+  if (brokerFaults.length > 0)
+    brokerFaults[random.int(0, Math.min(1, brokerFaults.length - 1))].broker = { role: 'controller' };
   faults.push(...brokerFaults);
 
+  // The stalled process is left alone while it stalls (and a little after): a restart would make it a new member,
+  // and the stall would no longer show what a member that comes back late does.
+  const stall = faults.find((fault) => fault.kind === 'consumer-stall')!;
+  const stalled = (at: number, target: string) =>
+    stall.kind === 'consumer-stall' &&
+    target === stall.target &&
+    at >= stall.at - 5000 &&
+    at <= stall.at + stall.durationMs + 5000;
   for (let at = random.between(3000, 5000); at + margin < end; at += random.between(3000, 7000)) {
+    const targets = options.killTargets.filter((target) => !stalled(at, target));
     faults.push({
       kind: 'kill-process',
       at: Math.round(at),
-      target: random.pick(options.killTargets),
+      target: random.pick(targets),
       pauseMs: Math.round(random.between(1000, 4000)),
     });
   }
