@@ -25,6 +25,7 @@ export interface ChaosSystem {
   consumerLinks: Map<string, RemoteProxy>;
   providerUrls: Record<string, string>;
   ingressPorts: number[];
+  adminToken: string;
   secret: string;
   providers: ManagedProcess[];
   apps: ManagedProcess[];
@@ -108,16 +109,22 @@ export async function startSystem(
     ]),
   );
   const ingressPorts = [await freePort(), await freePort()];
+  const adminToken = randomBytes(16).toString('hex');
+  const ingressEnv = Object.assign({}, ...groups.map((group) => group.ingressEnv?.(providerUrls) ?? {})) as Record<
+    string,
+    string
+  >;
   const apps: ManagedProcess[] = ingressPorts.map((port, index) =>
     managed(
       `ingress-${index + 1}`,
       'apps/ingress/src/main.js',
       {
         ...common,
+        ...ingressEnv,
         KAFKA_BROKERS: cluster.brokers.join(','),
         PORT: String(port),
         HOOKRAIL_SOURCES: sources,
-        ADMIN_TOKEN: randomBytes(16).toString('hex'),
+        ADMIN_TOKEN: adminToken,
       },
       'ingress started',
     ),
@@ -165,6 +172,7 @@ export async function startSystem(
     consumerLinks,
     providerUrls,
     ingressPorts,
+    adminToken,
     secret,
     providers,
     apps,

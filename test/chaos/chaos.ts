@@ -127,9 +127,17 @@ async function exercise(
         consumerLinks: system.consumerLinks,
         ordersTopic: TOPICS.shopOrders,
         replicatedTopics: projectTopics(),
+        groups: CHAOS_GROUPS.map((group) => group.group),
       },
       log,
     );
+    for (const group of CHAOS_GROUPS)
+      await group.prepare?.({
+        db,
+        providerUrls: system.providerUrls,
+        ingressUrls: system.ingressPorts.map((port) => `http://127.0.0.1:${port}`),
+        adminToken: system.adminToken,
+      });
     log(`chaos: traffic and faults for ${config.seconds} s`);
     const startedAt = Date.now();
     const [trafficEnd] = await Promise.all([

@@ -77,6 +77,12 @@ export class LocalKafkaCluster {
       .filter((partition) => partition.isr.length < partition.replicas.length).length;
   }
 
+  /** The member ids of consumer groups (a member that was dropped and joined again has a new one). */
+  async groupMembers(groupIds: string[]): Promise<string[]> {
+    const described = await this.withAdmin((admin) => admin.describeGroups(groupIds));
+    return described.groups.flatMap((group) => group.members.map((member) => `${group.groupId}/${member.memberId}`));
+  }
+
   /** Replicas per partition of a topic (every partition alike). */
   async replicationFactor(topic: string): Promise<number> {
     const metadata = await this.withAdmin((admin) => admin.fetchTopicMetadata({ topics: [topic] }));

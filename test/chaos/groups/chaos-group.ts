@@ -22,6 +22,17 @@ export interface ChaosProvider {
   readyLine: string;
 }
 
+/** What a group's set-up may use. */
+export interface PrepareContext {
+  /** Straight to Postgres (not through the run's proxy). */
+  db: Client;
+  providerUrls: Readonly<Record<string, string>>;
+  /** `http://127.0.0.1:<port>` of each ingress. */
+  ingressUrls: readonly string[];
+  /** Bearer token of the ingresses' `/admin` API. */
+  adminToken: string;
+}
+
 /** What a group's checker may look at once the run has drained. */
 export interface CheckContext {
   /** Straight to Postgres (not through the run's proxy). */
@@ -48,6 +59,13 @@ export interface ChaosGroup {
   providers: ChaosProvider[];
   /** What the consumers processes need for this group (provider URLs, its business rules' settings). */
   consumerEnv(providerUrls: Readonly<Record<string, string>>): Record<string, string>;
+  /** What the ingress processes need for it, if anything (e.g. hosts its outbound endpoints may point at). */
+  ingressEnv?(providerUrls: Readonly<Record<string, string>>): Record<string, string>;
+  /**
+   * Set-up once the apps run and before the traffic starts, if the group needs any: e.g. an outbound-webhooks group
+   * registers an endpoint that points at its receiver, through the admin API.
+   */
+  prepare?(ctx: PrepareContext): Promise<void>;
   /** The events this group acts on (the others it ignores, as its handlers do). */
   handles(event: SentEvent): boolean;
   /** A deterministic business rule of this group that a contract-valid event can break: the run's poison. */
