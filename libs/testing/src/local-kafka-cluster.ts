@@ -1,5 +1,6 @@
 import { createKafka } from '@app/kafka';
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -13,17 +14,26 @@ const script = path.resolve(__dirname, '../../../scripts/kafka/kafka.sh');
 export class LocalKafkaCluster {
   readonly brokers: string[];
 
-  /** A cluster of `nodes` brokers on free ports, state in `stateDir`, started and ready. */
+  /**
+   * A cluster of `nodes` brokers on free ports, state in `stateDir`, started and ready. On a shared machine a port
+   * found free can be taken before a broker binds it: then the cluster is started again on other ports.
+   */
   static async start(nodes: number, stateDir: string, heap = '320m'): Promise<LocalKafkaCluster> {
-    const first = await freePortRun(nodes);
-    const cluster = new LocalKafkaCluster(nodes, first, first + 100, stateDir, heap);
-    try {
-      await cluster.up();
-    } catch (error) {
-      await cluster.down().catch(() => undefined); // whatever nodes did start
-      throw error;
+    for (let attempt = 1; ; attempt++) {
+      const first = await freePortRun(nodes);
+      const cluster = new LocalKafkaCluster(nodes, first, first + 100, stateDir, heap);
+      try {
+        await cluster.up();
+        return cluster;
+      } catch (error) {
+        await cluster.down().catch(() => undefined); // whatever nodes did start
+        const taken = /Address already in use|served by a process this script did not start/.test(
+          (error as { output?: string }).output ?? '',
+        );
+        if (!taken || attempt === 3) throw error;
+        rmSync(stateDir, { recursive: true, force: true });
+      }
     }
-    return cluster;
   }
 
   constructor(
