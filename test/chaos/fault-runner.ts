@@ -139,7 +139,7 @@ export class FaultRunner {
         return { what: 'Postgres', restoredAt: Date.now() };
       case 'consumer-stall': {
         const link = consumerLinks.get(fault.target)!;
-        const before = await cluster.groupMembers(this.targets.groups).catch(() => []);
+        const before = await this.members();
         await link.stall();
         await sleep(fault.durationMs);
         await link.resume();
@@ -154,6 +154,7 @@ export class FaultRunner {
    * member id, so the members listed before the stall are not all there any more.
    */
   private async rebalanced(before: string[]): Promise<string> {
+    if (before.length === 0) return 'the group members could not be listed before the stall';
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       const now = new Set(await this.targets.cluster.groupMembers(this.targets.groups).catch(() => before));
@@ -161,7 +162,17 @@ export class FaultRunner {
       if (dropped > 0) return `its groups rebalanced (${dropped} of ${before.length} members replaced)`;
       await sleep(1000);
     }
-    return 'no member replaced within 30 s of the stall';
+    return `no member replaced within 30 s of the stall (${before.length} members before it)`;
+  }
+
+  /** The consumer groups' members; a broker fault can make the listing fail for a moment. */
+  private async members(): Promise<string[]> {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const members = await this.targets.cluster.groupMembers(this.targets.groups).catch(() => []);
+      if (members.length > 0) return members;
+      await sleep(500);
+    }
+    return [];
   }
 
   private async waitReplicated(): Promise<string | undefined> {

@@ -64,13 +64,14 @@ export function planFaults(random: Random, options: ScheduleOptions): PlannedFau
     brokerFaults[random.int(0, Math.min(1, brokerFaults.length - 1))].broker = { role: 'controller' };
   faults.push(...brokerFaults);
 
-  // The stalled process is left alone while it stalls (and a little after): a restart would make it a new member,
-  // and the stall would no longer show what a member that comes back late does.
+  // The stalled process is left alone from a while before its stall (a restart takes seconds, and the process must be
+  // a member of its groups when the stall begins) until a little after: the stall is to show what a member that
+  // comes back late does.
   const stall = faults.find((fault) => fault.kind === 'consumer-stall')!;
   const stalled = (at: number, target: string) =>
     stall.kind === 'consumer-stall' &&
     target === stall.target &&
-    at >= stall.at - 5000 &&
+    at >= stall.at - 15_000 &&
     at <= stall.at + stall.durationMs + 5000;
   for (let at = random.between(3000, 5000); at + margin < end; at += random.between(3000, 7000)) {
     const targets = options.killTargets.filter((target) => !stalled(at, target));
