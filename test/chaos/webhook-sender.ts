@@ -37,7 +37,9 @@ export interface SenderOptions {
   requestTimeoutMs: number;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+// A connection per delivery: a kept-alive connection that the server closes for idling just as a request goes out
+// on it is reset, which says nothing about the ingress (and real senders open connections the same way).
+const agent = new http.Agent({ keepAlive: false, maxSockets: 256 });
 
 /**
  * Sends signed Standard Webhooks deliveries at a fixed rate (open loop: a stall shows as late answers, not as a
