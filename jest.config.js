@@ -12,6 +12,7 @@ module.exports = {
     '<rootDir>/{apps,libs,scripts}/**/*.spec.ts',
     '<rootDir>/{apps,libs,scripts}/**/*.int-spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
+    '<rootDir>/test/**/*.spec.ts',
   ],
   transform: {
     '^.+\\.ts$': [

@@ -19,11 +19,16 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(command: string): Promise<{ code: number; output: string }> {
+function run(command: string, extra: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile('bash', [script, command], { env, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      'bash',
+      [script, ...command.split(' ')],
+      { env: { ...env, ...extra }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -78,5 +83,26 @@ describe('scripts/kafka/kafka.sh', () => {
     const again = await run('down');
     expect(again.code).toBe(0);
     expect(again.output).toContain('not running');
+  });
+
+  // The cluster's lifecycle (up, stop, kill, start, status, down) is exercised by the chaos run, which drives a
+  // 3-node cluster through this script, and by the relay's leader-change test (2 nodes); these are its guards.
+  it('in cluster mode, keeps off the single broker and says what it runs, without starting anything', async () => {
+    const cluster = { KAFKA_NODES: '3', KAFKA_CLUSTER_STATE_DIR: path.join(env.KAFKA_STATE_DIR as string, 'cluster') };
+    const refused = await run('up', { ...cluster, KAFKA_CLUSTER_STATE_DIR: env.KAFKA_STATE_DIR });
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain("KAFKA_CLUSTER_STATE_DIR is the single broker's state dir");
+
+    const status = await run('status', { ...cluster, KAFKA_CLUSTER_PORT: String(port) });
+    expect(status.code).toBe(3);
+    expect(status.output).toContain(`node 1 stopped (127.0.0.1:${port})`);
+    expect(status.output).toContain(`node 3 stopped (127.0.0.1:${port + 2})`);
+    expect(status.output).toContain('0 of 3 nodes running');
+
+    const single = await run('stop 2');
+    expect(single.code).toBe(2);
+    expect(single.output).toContain('stop works on one node of a cluster: set KAFKA_NODES');
+    expect((await run('start 4', cluster)).output).toContain('usage: kafka.sh start <node 1..3>');
+    expect((await run('status', { KAFKA_NODES: 'three' })).code).toBe(2);
   });
 });

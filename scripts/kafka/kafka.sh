@@ -1,33 +1,72 @@
 #!/usr/bin/env bash
-# Local single-node Kafka (KRaft) from the Apache jars on Maven Central, for machines without Docker.
-#   kafka.sh up       resolve jars (cached), format the log dir once, start the broker, wait until it serves
-#   kafka.sh down     stop the broker this script started (no error when already stopped)
-#   kafka.sh status   print whether it runs; exit 0 when running, 3 when stopped
-# Environment: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), KAFKA_STATE_DIR (<repo>/.kafka),
-#              KAFKA_CACHE_DIR (<repo>/.cache), KAFKA_HEAP (512m), KAFKA_READY_TIMEOUT (90 seconds).
+# Local Kafka (KRaft) from the Apache jars on Maven Central, for machines without Docker: one broker by default, or a
+# cluster of KAFKA_NODES brokers (each also a KRaft controller) from the same jars.
+#   kafka.sh up          resolve jars (cached), format the log dirs once, start the broker(s), wait until they serve
+#   kafka.sh down        stop the broker(s) this script started (no error when already stopped)
+#   kafka.sh status      print whether they run; exit 0 when all run, 3 when none runs, 4 when some do (cluster)
+#   kafka.sh stop N      cluster mode: stop node N (SIGTERM, controlled shutdown); `kill N` kills it (SIGKILL)
+#   kafka.sh start N     cluster mode: start node N again and wait until it serves
+# Single broker: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), KAFKA_STATE_DIR (<repo>/.kafka).
+# Cluster (KAFKA_NODES > 1): brokers on KAFKA_CLUSTER_PORT (19092) and the next ports, controllers on
+#   KAFKA_CLUSTER_CONTROLLER_PORT (19192) and the next ports, state in KAFKA_CLUSTER_STATE_DIR (<repo>/.kafka-cluster),
+#   default.replication.factor = min(3, nodes), min.insync.replicas = that minus one. It never reads or writes the
+#   single broker's state dir, pid file or ports.
+# Both: KAFKA_CACHE_DIR (<repo>/.cache), KAFKA_HEAP (512m per broker), KAFKA_READY_TIMEOUT (90 seconds).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 version="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$here/pom.xml")"
-port="${KAFKA_PORT:-9092}"
-controller_port="${KAFKA_CONTROLLER_PORT:-9093}"
-state_dir="${KAFKA_STATE_DIR:-$root/.kafka}"
 cache_dir="${KAFKA_CACHE_DIR:-$root/.cache}"
 libs="$cache_dir/kafka-$version/libs"
-pid_file="$state_dir/broker.pid"
-log_file="$state_dir/broker.log"
-config="$state_dir/server.properties"
 dependency_plugin="org.apache.maven.plugins:maven-dependency-plugin:3.11.0"
+nodes="${KAFKA_NODES:-1}"
 
 say() { echo "kafka: $*"; }
+fail() {
+  echo "kafka: $*" >&2
+  exit 2
+}
+
+[[ "$nodes" =~ ^[1-9]$ ]] || fail "KAFKA_NODES must be a number of brokers from 1 to 9 (got \"$nodes\")"
+
+if ((nodes == 1)); then
+  state_dir="${KAFKA_STATE_DIR:-$root/.kafka}"
+  first_port="${KAFKA_PORT:-9092}"
+  first_controller_port="${KAFKA_CONTROLLER_PORT:-9093}"
+  replication=1
+else
+  state_dir="${KAFKA_CLUSTER_STATE_DIR:-$root/.kafka-cluster}"
+  first_port="${KAFKA_CLUSTER_PORT:-19092}"
+  first_controller_port="${KAFKA_CLUSTER_CONTROLLER_PORT:-19192}"
+  replication=$((nodes < 3 ? nodes : 3))
+  single_dir="$(realpath -m "${KAFKA_STATE_DIR:-$root/.kafka}")"
+  [[ "$(realpath -m "$state_dir")" != "$single_dir" ]] ||
+    fail "KAFKA_CLUSTER_STATE_DIR is the single broker's state dir ($single_dir); give the cluster its own"
+fi
+min_isr=$((replication > 1 ? replication - 1 : 1))
+
+port_of() { echo $((first_port + $1 - 1)); }
+controller_port_of() { echo $((first_controller_port + $1 - 1)); }
+# The single broker keeps its historical layout (.kafka/broker.pid, .kafka/data); cluster nodes get node-N/.
+node_dir() { if ((nodes == 1)); then echo "$state_dir"; else echo "$state_dir/node-$1"; fi; }
+pid_file() { echo "$(node_dir "$1")/broker.pid"; }
+log_file() { echo "$(node_dir "$1")/broker.log"; }
+config_file() { echo "$(node_dir "$1")/server.properties"; }
+broker_list() {
+  local list="" node
+  for node in $(seq 1 "$nodes"); do list+="${list:+,}127.0.0.1:$(port_of "$node")"; done
+  echo "$list"
+}
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 running_pid() {
-  [[ -f "$pid_file" ]] || return 1
+  local file
+  file="$(pid_file "$1")"
+  [[ -f "$file" ]] || return 1
   local pid
-  pid="$(cat "$pid_file")"
+  pid="$(cat "$file")"
   kill -0 "$pid" 2>/dev/null && echo "$pid"
 }
 
@@ -42,26 +81,30 @@ fetch_jars() {
 }
 
 write_config() {
-  mkdir -p "$state_dir/data"
-  cat >"$config" <<PROPS
+  local node="$1" dir voters="" voter
+  dir="$(node_dir "$node")"
+  for voter in $(seq 1 "$nodes"); do voters+="${voters:+,}$voter@127.0.0.1:$(controller_port_of "$voter")"; done
+  mkdir -p "$dir/data"
+  cat >"$(config_file "$node")" <<PROPS
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$controller_port
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
+node.id=$node
+controller.quorum.voters=$voters
+listeners=PLAINTEXT://127.0.0.1:$(port_of "$node"),CONTROLLER://127.0.0.1:$(controller_port_of "$node")
+advertised.listeners=PLAINTEXT://127.0.0.1:$(port_of "$node")
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
-log.dirs=$state_dir/data
+log.dirs=$dir/data
 num.partitions=1
-default.replication.factor=1
-min.insync.replicas=1
-offsets.topic.replication.factor=1
+default.replication.factor=$replication
+min.insync.replicas=$min_isr
+offsets.topic.replication.factor=$replication
 offsets.topic.num.partitions=10
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+transaction.state.log.replication.factor=$replication
+transaction.state.log.min.isr=$min_isr
+share.coordinator.state.topic.replication.factor=$replication
+share.coordinator.state.topic.min.isr=$min_isr
+unclean.leader.election.enable=false
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 delete.topic.enable=true
@@ -73,24 +116,72 @@ java_opts=(-Xms128m "-Xmx${KAFKA_HEAP:-512m}" -XX:+UseG1GC -XX:MaxGCPauseMillis=
 
 java_run() { java "${java_opts[@]}" "$@"; }
 
+# Every node of a cluster is formatted with the same cluster id, made once and kept beside the nodes: 16 random
+# bytes in URL-safe base64, as `kafka-storage random-uuid` prints them (without starting a JVM for it).
+cluster_id() {
+  local file="$state_dir/cluster.id" id
+  if [[ ! -s "$file" ]]; then
+    mkdir -p "$state_dir"
+    id="-"
+    while [[ "$id" == -* ]]; do id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')"; done
+    echo "$id" >"$file"
+  fi
+  cat "$file"
+}
+
 format_once() {
-  if [[ -f "$state_dir/data/meta.properties" ]]; then return 0; fi
-  local cluster_id
-  cluster_id="$(java_run kafka.tools.StorageTool random-uuid | tail -1)"
-  java_run kafka.tools.StorageTool format -t "$cluster_id" -c "$config" >/dev/null
-  say "formatted $state_dir/data (cluster $cluster_id)"
+  local node="$1" dir id
+  dir="$(node_dir "$node")"
+  if [[ -f "$dir/data/meta.properties" ]]; then return 0; fi
+  id="$(cluster_id)"
+  java_run kafka.tools.StorageTool format -t "$id" -c "$(config_file "$node")" >/dev/null
+  say "formatted $dir/data (cluster $id)"
 }
 
+# Waits until the brokers answer a kafkajs admin call: all of them (READY_BROKER_COUNT), or node N through its own
+# port (READY_NODE_ID).
 wait_ready() {
-  local timeout="${KAFKA_READY_TIMEOUT:-90}"
-  KAFKA_BROKERS="127.0.0.1:$port" READY_TIMEOUT_SECONDS="$timeout" node "$here/wait-ready.js"
+  local brokers="$1" count="$2" node="${3:-}"
+  KAFKA_BROKERS="$brokers" READY_TIMEOUT_SECONDS="${KAFKA_READY_TIMEOUT:-90}" READY_BROKER_COUNT="$count" \
+    READY_NODE_ID="$node" node "$here/wait-ready.js"
 }
 
-up() {
-  local pid
-  if pid="$(running_pid)"; then
+launch() {
+  local node="$1"
+  write_config "$node"
+  format_once "$node"
+  # setsid: the broker outlives the shell that started it and is not hit by its Ctrl-C.
+  setsid nohup java "${java_opts[@]}" kafka.Kafka "$(config_file "$node")" >"$(log_file "$node")" 2>&1 </dev/null &
+  echo $! >"$(pid_file "$node")"
+}
+
+# Stops one node and prints its pid; a node that outlives the grace period (seconds) is killed.
+stop_node() {
+  local node="$1" signal="${2:-TERM}" grace="${3:-20}" pid
+  if ! pid="$(running_pid "$node")"; then
+    rm -f "$(pid_file "$node")"
+    return 1
+  fi
+  kill "-$signal" "$pid" 2>/dev/null || true
+  for _ in $(seq 1 $((grace * 5))); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    say "broker (pid $pid) ignored SIGTERM for ${grace}s; killing it" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  fi
+  rm -f "$(pid_file "$node")"
+  echo "$pid"
+}
+
+up_single() {
+  local pid port
+  port="$(port_of 1)"
+  if pid="$(running_pid 1)"; then
     say "already running (pid $pid, 127.0.0.1:$port)"
-    wait_ready
+    wait_ready "127.0.0.1:$port" 1
     return 0
   fi
   if port_open "$port"; then
@@ -99,52 +190,170 @@ up() {
   fi
   local started=$SECONDS
   fetch_jars
-  write_config
-  format_once
-  # setsid: the broker outlives the shell that started it and is not hit by its Ctrl-C.
-  setsid nohup java "${java_opts[@]}" kafka.Kafka "$config" >"$log_file" 2>&1 </dev/null &
-  echo $! >"$pid_file"
-  if ! wait_ready; then
-    say "broker did not become ready; last lines of $log_file:"
-    tail -n 30 "$log_file" >&2 || true
+  launch 1
+  if ! wait_ready "127.0.0.1:$port" 1; then
+    say "broker did not become ready; last lines of $(log_file 1):"
+    tail -n 30 "$(log_file 1)" >&2 || true
     down
     return 1
   fi
-  say "Apache Kafka $version up on 127.0.0.1:$port (pid $(cat "$pid_file"), ${SECONDS}s total, $((SECONDS - started))s this start)"
+  say "Apache Kafka $version up on 127.0.0.1:$port (pid $(cat "$(pid_file 1)"), ${SECONDS}s total, $((SECONDS - started))s this start)"
 }
 
+up_cluster() {
+  local started=$SECONDS node pid port launched=0 to_start=()
+  fetch_jars
+  for node in $(seq 1 "$nodes"); do
+    port="$(port_of "$node")"
+    if pid="$(running_pid "$node")"; then
+      say "node $node already running (pid $pid, 127.0.0.1:$port)"
+      continue
+    fi
+    for port in "$port" "$(controller_port_of "$node")"; do
+      if port_open "$port"; then
+        say "127.0.0.1:$port (node $node) is served by a process this script did not start; not starting the cluster"
+        return 1
+      fi
+    done
+    to_start+=("$node")
+  done
+  # Formatting starts a JVM per node: all at once.
+  cluster_id >/dev/null
+  local formats=()
+  for node in "${to_start[@]}"; do
+    write_config "$node"
+    format_once "$node" &
+    formats+=($!)
+  done
+  for pid in "${formats[@]}"; do wait "$pid" || { say "formatting a node's log dir failed"; return 1; }; done
+  for node in "${to_start[@]}"; do
+    launch "$node"
+    launched=$((launched + 1))
+  done
+  # The nodes are started together: a KRaft quorum elects its controller once a majority of them runs.
+  if ! wait_ready "$(broker_list)" "$nodes"; then
+    say "the cluster did not become ready; last lines of each node's log:"
+    for node in $(seq 1 "$nodes"); do tail -n 15 "$(log_file "$node")" >&2 || true; done
+    down
+    return 1
+  fi
+  say "Apache Kafka $version cluster up: $nodes brokers on $(broker_list), replication factor $replication," \
+    "min.insync.replicas $min_isr ($launched started, ${SECONDS}s, $((SECONDS - started))s this start)"
+}
+
+up() { if ((nodes == 1)); then up_single; else up_cluster; fi; }
+
 down() {
-  local pid
-  if ! pid="$(running_pid)"; then
-    rm -f "$pid_file"
+  local node pid pids=() waited=0
+  for node in $(seq 1 "$nodes"); do
+    if pid="$(running_pid "$node")"; then
+      pids[node]=$pid
+      kill -TERM "$pid" 2>/dev/null || true
+    fi
+    rm -f "$(pid_file "$node")"
+  done
+  if ((${#pids[@]} == 0)); then
     say "not running"
     return 0
   fi
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 100); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.2
+  # All nodes at once. Once a cluster's quorum has gone, the last nodes' controlled shutdown can only wait for it:
+  # after a short grace they are killed, which costs a log recovery at the next start and nothing else.
+  local grace=$((nodes == 1 ? 20 : 8))
+  for node in "${!pids[@]}"; do
+    pid=${pids[node]}
+    while kill -0 "$pid" 2>/dev/null && ((waited < grace * 5)); do
+      sleep 0.2
+      waited=$((waited + 1))
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      say "broker (pid $pid) ignored SIGTERM for ${grace}s; killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+      while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+    fi
+    if ((nodes == 1)); then say "stopped (pid $pid)"; else say "node $node stopped (pid $pid)"; fi
   done
-  if kill -0 "$pid" 2>/dev/null; then
-    say "broker (pid $pid) ignored SIGTERM for 20s; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$pid_file"
-  say "stopped (pid $pid)"
+}
+
+# The KRaft quorum's leader (the active controller): the highest epoch among the running nodes' quorum-state files.
+quorum_leader() {
+  local node file epoch leader best_epoch=-1 best_leader=-1
+  for node in $(seq 1 "$nodes"); do
+    running_pid "$node" >/dev/null || continue
+    file="$(node_dir "$node")/data/__cluster_metadata-0/quorum-state"
+    [[ -f "$file" ]] || continue
+    epoch="$(sed -n 's/.*"leaderEpoch":\([0-9]*\).*/\1/p' "$file")"
+    leader="$(sed -n 's/.*"leaderId":\(-\{0,1\}[0-9]*\).*/\1/p' "$file")"
+    if [[ -n "$epoch" && -n "$leader" ]] && ((epoch > best_epoch)); then
+      best_epoch=$epoch
+      best_leader=$leader
+    fi
+  done
+  ((best_leader > 0)) && echo "$best_leader $best_epoch"
 }
 
 status() {
   local pid
-  if pid="$(running_pid)"; then
-    say "running (pid $pid, 127.0.0.1:$port, Apache Kafka $version)"
-    return 0
+  if ((nodes == 1)); then
+    if pid="$(running_pid 1)"; then
+      say "running (pid $pid, 127.0.0.1:$(port_of 1), Apache Kafka $version)"
+      return 0
+    fi
+    if port_open "$(port_of 1)"; then
+      say "127.0.0.1:$(port_of 1) is served by a broker this script did not start"
+      return 0
+    fi
+    say "stopped"
+    return 3
   fi
-  if port_open "$port"; then
-    say "127.0.0.1:$port is served by a broker this script did not start"
-    return 0
+  local node running=0 leader
+  for node in $(seq 1 "$nodes"); do
+    if pid="$(running_pid "$node")"; then
+      say "node $node running (pid $pid, 127.0.0.1:$(port_of "$node"), controller port $(controller_port_of "$node"))"
+      running=$((running + 1))
+    else
+      say "node $node stopped (127.0.0.1:$(port_of "$node"))"
+    fi
+  done
+  if leader="$(quorum_leader)"; then
+    say "controller: node ${leader% *} (quorum leader, epoch ${leader#* })"
   fi
-  say "stopped"
-  return 3
+  say "$running of $nodes nodes running (Apache Kafka $version, brokers $(broker_list))"
+  if ((running == nodes)); then return 0; fi
+  if ((running == 0)); then return 3; fi
+  return 4
+}
+
+node_arg() {
+  ((nodes > 1)) || fail "$1 works on one node of a cluster: set KAFKA_NODES (e.g. 3)"
+  [[ "${2:-}" =~ ^[0-9]+$ ]] && (($2 >= 1 && $2 <= nodes)) || fail "usage: kafka.sh $1 <node 1..$nodes>"
+}
+
+stop_one() {
+  local node="$2" signal="TERM" pid
+  [[ "$1" == kill ]] && signal=KILL
+  if pid="$(stop_node "$node" "$signal")"; then
+    say "node $node $([[ $signal == KILL ]] && echo killed || echo stopped) (pid $pid)"
+  else
+    say "node $node not running"
+  fi
+}
+
+start_one() {
+  local node="$1" pid port
+  port="$(port_of "$node")"
+  if pid="$(running_pid "$node")"; then
+    say "node $node already running (pid $pid, 127.0.0.1:$port)"
+  else
+    port_open "$port" && fail "127.0.0.1:$port (node $node) is served by a process this script did not start"
+    fetch_jars
+    launch "$node"
+  fi
+  if ! wait_ready "127.0.0.1:$port" 1 "$node"; then
+    say "node $node did not become ready; last lines of $(log_file "$node"):"
+    tail -n 30 "$(log_file "$node")" >&2 || true
+    return 1
+  fi
+  say "node $node up on 127.0.0.1:$port (pid $(cat "$(pid_file "$node")"))"
 }
 
 case "${1:-}" in
@@ -152,5 +361,16 @@ case "${1:-}" in
   down) down ;;
   status) status ;;
   fetch) fetch_jars ;;
-  *) echo "usage: kafka.sh up|down|status|fetch" >&2; exit 2 ;;
+  stop | kill)
+    node_arg "$1" "${2:-}"
+    stop_one "$1" "$2"
+    ;;
+  start)
+    node_arg "$1" "${2:-}"
+    start_one "$2"
+    ;;
+  *)
+    echo "usage: kafka.sh up|down|status|fetch, or with KAFKA_NODES > 1 also stop|kill|start <node>" >&2
+    exit 2
+    ;;
 esac

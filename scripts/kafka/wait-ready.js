@@ -1,8 +1,11 @@
 // Waits until a kafkajs admin call succeeds against KAFKA_BROKERS, or fails after READY_TIMEOUT_SECONDS.
+// READY_BROKER_COUNT: the cluster must list at least that many brokers; READY_NODE_ID: it must list that node.
 const { Kafka, logLevel } = require('kafkajs');
 
 const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const deadline = Date.now() + Number(process.env.READY_TIMEOUT_SECONDS || 90) * 1000;
+const brokerCount = Number(process.env.READY_BROKER_COUNT || 1);
+const nodeId = process.env.READY_NODE_ID ? Number(process.env.READY_NODE_ID) : undefined;
 
 async function main() {
   for (;;) {
@@ -14,9 +17,11 @@ async function main() {
     }).admin();
     try {
       await admin.connect();
-      await admin.describeCluster();
+      const cluster = await admin.describeCluster();
       await admin.disconnect();
-      return;
+      const ids = cluster.brokers.map((broker) => broker.nodeId);
+      if (ids.length >= brokerCount && (nodeId === undefined || ids.includes(nodeId))) return;
+      throw new Error(`the cluster lists brokers [${ids.join(', ')}]`);
     } catch (error) {
       await admin.disconnect().catch(() => undefined);
       if (Date.now() > deadline) throw new Error(`no broker answered at ${brokers.join(',')}: ${error.message}`);

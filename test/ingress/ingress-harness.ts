@@ -51,15 +51,21 @@ export interface Ingress {
   close(): Promise<void>;
 }
 
-/** The real ingress app on a random port, over a database of its own. */
-export async function startIngress(overrides: Record<string, string> = {}): Promise<Ingress> {
+/**
+ * The real ingress app on a random port, over a database of its own. `reachDatabase` turns the database's URL into
+ * the one the ingress is given (e.g. through a proxy); the test's own queries go straight to it.
+ */
+export async function startIngress(
+  overrides: Record<string, string> = {},
+  reachDatabase: (url: string) => string = (url) => url,
+): Promise<Ingress> {
   const database = await createTestDatabase();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-ingress-'));
   const sourcesFile = path.join(dir, 'sources.json');
   writeFileSync(sourcesFile, JSON.stringify(testSources));
   process.env.TEST_SHOP_SECRET = secrets.standard[0];
   const config = loadConfig(IngressEnv, {
-    DATABASE_URL: database.url,
+    DATABASE_URL: reachDatabase(database.url),
     HOOKRAIL_SOURCES: sourcesFile,
     ADMIN_TOKEN: randomBytes(16).toString('hex'),
     PRODUCER_TOKENS: secrets.producerToken,

@@ -1,10 +1,11 @@
+import { HOOKRAIL_HEADERS } from '@app/contracts';
 import { ClaimedParkedEvent } from '@app/dead-letters';
 import { Batch, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { GroupBreakers } from './breaker/group-breakers';
 import { errorMessage } from './classify-error';
-import { recordEventStatus } from './consumer-event-status.repository';
+import { isDeadAlready, recordEventStatus } from './consumer-event-status.repository';
 import { ConsumerMetrics } from './consumer-metrics';
 import { ANY_EVENT_TYPE, FailurePolicy } from './handler';
 import { KeyParking } from './parking/key-parking';
@@ -266,7 +267,16 @@ export class BatchProcessor {
     failure: Failure,
   ): Promise<boolean> {
     const { topic, partition } = batch;
-    const { deadLetters, holds, parking } = this.deps;
+    const { deadLetters, holds, parking, group, logger, dataSource } = this.deps;
+    if (eventId && !isReplay(message) && (await isDeadAlready(dataSource, group, eventId))) {
+      // Another copy of an event this group already gave up on (the relay publishes at least once): its dead
+      // letter is in the store, and a second one would have the operator replay the same event twice.
+      logger.warn(
+        { group, eventId, topic, partition, offset: message.offset },
+        'a copy of an event already dead-lettered; not dead-lettered again',
+      );
+      return true;
+    }
     const source = { topic, partition, message, eventId, type };
     const identity = parking?.identify(source);
     const deadLetterId = identity && !identity.replay ? identity.id : undefined;
@@ -309,4 +319,8 @@ export class BatchProcessor {
     if (outcome === 'applied') this.deps.metrics.processed.inc(labels);
     else if (outcome === 'duplicate') this.deps.metrics.duplicates.inc(labels);
   }
+}
+
+function isReplay(message: KafkaMessage): boolean {
+  return Number(message.headers?.[HOOKRAIL_HEADERS.replayCount]?.toString() ?? 0) > 0;
 }

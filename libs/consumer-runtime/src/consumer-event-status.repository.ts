@@ -48,6 +48,24 @@ export async function recordEventStatus(
   return firstFailedAt ? new Date(firstFailedAt) : null;
 }
 
+/**
+ * True when the group has given up on the event already (its status is `dead`). A failed lookup answers false: at
+ * worst the same event is dead-lettered twice, never not at all.
+ */
+export async function isDeadAlready(
+  manager: EntityManager | DataSource,
+  group: string,
+  eventId: string,
+): Promise<boolean> {
+  const rows: unknown[] = await manager
+    .query(`SELECT 1 FROM consumer_event_status WHERE "group" = $1 AND event_id = $2 AND status = 'dead'`, [
+      group,
+      eventId,
+    ])
+    .catch(() => []);
+  return rows.length > 0;
+}
+
 export interface GroupStatus {
   group: string;
   status: ConsumerEventState;

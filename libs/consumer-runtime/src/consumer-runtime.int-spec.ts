@@ -221,6 +221,25 @@ describe('consumer runtime (real Kafka, real Postgres)', () => {
     ]);
   });
 
+  it('dead-letters an event once however many copies of it arrive (the relay publishes at least once)', async () => {
+    const { topic, dltTopic, group, metrics, committed } = await start(recordEffect);
+    const invalid = orderEvent('order-copied', { data: { amount: -5 } });
+    const follower = orderEvent('order-copied', { data: { note: '1' } });
+    await produce(kafka, topic, [invalid, follower, invalid, invalid]);
+
+    // An offset is committed only after its dead letter was acknowledged: once all four are, the topic is complete.
+    await waitFor(async () => (await committed()) === 4, { what: 'all four offsets committed' });
+    const admin = kafka.admin();
+    await admin.connect();
+    const [{ high }] = await admin.fetchTopicOffsets(dltTopic).finally(() => admin.disconnect());
+    expect(high).toBe('1');
+    expect(await counter(metrics.deadLetters)).toBe(1);
+    expect((await effects(group)).map((row) => row.event_id)).toEqual([follower.id]);
+    expect(await findGroupStatuses(dataSource, invalid.id)).toEqual([
+      expect.objectContaining({ group, status: 'dead', attempts: 1 }),
+    ]);
+  });
+
   it('does not commit past a dead letter it could not produce, and processes the message again later', async () => {
     const lines: string[] = [];
     const logger = pino(

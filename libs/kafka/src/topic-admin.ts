@@ -22,6 +22,8 @@ export async function ensureTopics(kafka: Kafka, topics: TopicSpec[]): Promise<s
     );
     if (missing.length === 0) return [];
     // kafkajs's own leader wait bails on UNKNOWN_TOPIC_OR_PARTITION (seen in CI); ours below retries it.
+    // Replication factor -1: the brokers' default.replication.factor, so a topic follows the cluster it is made on
+    // (1 on the single local broker, 3 on `KAFKA_NODES=3 kafka.sh up` or the compose `cluster` profile).
     await admin.createTopics({
       waitForLeaders: false,
       topics: missing.map((spec) => ({ topic: spec.topic, numPartitions: spec.numPartitions, replicationFactor: -1 })),

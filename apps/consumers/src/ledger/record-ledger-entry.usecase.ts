@@ -1,6 +1,7 @@
 import { ConsumerContext, PermanentError } from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
+import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { insertLedgerEntries } from './ledger-entries.repository';
 import { LedgerEntryKind } from './ledger-entry.entity';
 

@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError, isDatabaseUnavailable } from '@app/db';
+import { DatabaseUnavailableError, isDatabaseUnavailable, StatementOutcomeUnknownError } from '@app/db';
 import { LOGGER } from '@app/logger';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
@@ -35,6 +35,20 @@ export class ProblemFilter implements ExceptionFilter {
 
   private toProblem(exception: unknown, request: FastifyRequest): Problem {
     if (exception instanceof Problem) return exception;
+    if (exception instanceof StatementOutcomeUnknownError) {
+      this.logger.warn(
+        { err: exception.message, route: request.routeOptions.url },
+        'connection to the database lost during the write; its outcome is unknown; answering 503',
+      );
+      return new Problem(
+        503,
+        'write_outcome_unknown',
+        'the connection to the event store broke while the event was being written, so it may have been recorded; ' +
+          'retry with the same event id: a duplicate answer (200) then says it was',
+        {},
+        { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      );
+    }
     if (exception instanceof DatabaseUnavailableError || isDatabaseUnavailable(exception)) {
       this.logger.warn(
         { err: (exception as Error).message, route: request.routeOptions.url },
