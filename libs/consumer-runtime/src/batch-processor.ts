@@ -268,7 +268,18 @@ export class BatchProcessor {
   ): Promise<boolean> {
     const { topic, partition } = batch;
     const { deadLetters, holds, parking, group, logger, dataSource } = this.deps;
-    if (eventId && !isReplay(message) && (await isDeadAlready(dataSource, group, eventId))) {
+    let deadAlready: boolean;
+    try {
+      deadAlready = !!eventId && !isReplay(message) && (await isDeadAlready(dataSource, group, eventId));
+    } catch (error) {
+      logger.error(
+        { group, eventId, topic, partition, offset: message.offset, err: errorMessage(error) },
+        'could not tell whether the event is dead-lettered already; offset not committed, tried again later',
+      );
+      holds.hold({ topic, partition, offset: message.offset, retryAt: Date.now() + deadLetters.retryDelayMs() });
+      return false;
+    }
+    if (deadAlready) {
       // Another copy of an event this group already gave up on (the relay publishes at least once): its dead
       // letter is in the store, and a second one would have the operator replay the same event twice.
       logger.warn(

@@ -49,20 +49,18 @@ export async function recordEventStatus(
 }
 
 /**
- * True when the group has given up on the event already (its status is `dead`). A failed lookup answers false: at
- * worst the same event is dead-lettered twice, never not at all.
+ * True when the group has given up on the event already (its status is `dead`). A failed lookup throws: the caller
+ * waits and asks again rather than dead-lettering the same event twice.
  */
 export async function isDeadAlready(
   manager: EntityManager | DataSource,
   group: string,
   eventId: string,
 ): Promise<boolean> {
-  const rows: unknown[] = await manager
-    .query(`SELECT 1 FROM consumer_event_status WHERE "group" = $1 AND event_id = $2 AND status = 'dead'`, [
-      group,
-      eventId,
-    ])
-    .catch(() => []);
+  const rows: unknown[] = await manager.query(
+    `SELECT 1 FROM consumer_event_status WHERE "group" = $1 AND event_id = $2 AND status = 'dead'`,
+    [group, eventId],
+  );
   return rows.length > 0;
 }
 

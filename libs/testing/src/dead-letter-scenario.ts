@@ -4,7 +4,15 @@ import { ensureTopics } from '@app/kafka';
 import { createLogger } from '@app/logger';
 import { DeadLetterStore, DeadLetterTopics } from '@app/dead-letters';
 import { DataSource } from 'typeorm';
-import { committedOffsets, createTestTopic, deleteTopics, produce, testKafka, uniqueName } from './test-kafka';
+import {
+  committedOffsets,
+  createTestTopic,
+  deleteTopics,
+  endOffset,
+  produce,
+  testKafka,
+  uniqueName,
+} from './test-kafka';
 import { waitFor } from './wait-for';
 
 /**
@@ -119,14 +127,8 @@ export class DeadLetterScenario {
   }
 
   /** End offset of a topic's partition 0 (what has ever been produced to it). */
-  async endOffset(topic: string): Promise<number> {
-    const admin = this.kafka.admin();
-    await admin.connect();
-    try {
-      return Number((await admin.fetchTopicOffsets(topic))[0].high);
-    } finally {
-      await admin.disconnect();
-    }
+  endOffset(topic: string): Promise<number> {
+    return endOffset(this.kafka, topic);
   }
 
   async stop(): Promise<void> {

@@ -5,7 +5,7 @@ import { ensureTopics } from '@app/kafka';
 import { createLogger } from '@app/logger';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { createTestTopic, deleteTopics, produce, testKafka, uniqueName } from './test-kafka';
+import { createTestTopic, deleteTopics, endOffset, produce, testKafka, uniqueName } from './test-kafka';
 import { waitFor } from './wait-for';
 
 export interface ParkingScenarioOptions {
@@ -114,6 +114,11 @@ export class ParkingScenario {
   /** The group's `dead_letters` rows of a key, in queue order (parked ones by `park_seq`). */
   rowsOfKey(key: string): Promise<ParkedRow[]> {
     return this.rows(`key = $2`, [key]);
+  }
+
+  /** How many dead letters the group has produced to its DLT. */
+  deadLettersProduced(): Promise<number> {
+    return endOffset(this.kafka, this.dltTopic);
   }
 
   /** The key's `parked_keys` row, if it is parked. */

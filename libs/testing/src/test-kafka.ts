@@ -57,3 +57,14 @@ export async function committedOffsets(kafka: Kafka, groupId: string, topic: str
     await admin.disconnect();
   }
 }
+
+/** End offset of a topic's partition 0 (what has ever been produced to it). */
+export async function endOffset(kafka: Kafka, topic: string): Promise<number> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return Number((await admin.fetchTopicOffsets(topic))[0].high);
+  } finally {
+    await admin.disconnect();
+  }
+}

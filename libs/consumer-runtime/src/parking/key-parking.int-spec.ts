@@ -151,6 +151,28 @@ describe('parking a key behind its dead letter (real Kafka, real Postgres)', () 
     await waitFor(async () => (await scenario.effects('order-k3')).includes(later.id), { what: 'the next event' });
     expect(await scenario.effects('order-k3')).toEqual([later.id]);
   });
+
+  it('stores each event of a parked key once, however many copies the relay published (one dead letter, one parked row)', async () => {
+    const [head, behind, last] = [1, 2, 3].map(() => orderEvent('order-k4'));
+    const produced = await scenario.deadLettersProduced();
+    scenario.rejected.add(head.id);
+    await scenario.publish([head, behind, head, behind, head]);
+    await scenario.publish([last]);
+    await scenario.deadLetterOf(last.id, (row) => row.status === 'parked');
+    const rows = await scenario.rowsOfKey('order-k4');
+    expect(rows.map((row) => [row.event_id, row.status])).toEqual([
+      [head.id, 'dead'],
+      [behind.id, 'parked'],
+      [last.id, 'parked'],
+    ]);
+    expect(await scenario.deadLettersProduced()).toBe(produced + 1);
+
+    scenario.rejected.delete(head.id);
+    await scenario.replay([rows[0].id]);
+    await waitFor(async () => (await scenario.parkedKey('order-k4')) === undefined, { what: 'order-k4 released' });
+    expect(await scenario.effects('order-k4')).toEqual([head.id, behind.id, last.id]);
+    expect((await scenario.rowsOfKey('order-k4')).map((row) => row.status)).toEqual(Array(3).fill('resolved'));
+  });
 });
 
 describe('a group that does not park keys (real Kafka, real Postgres)', () => {
@@ -179,5 +201,21 @@ describe('a group that does not park keys (real Kafka, real Postgres)', () => {
     expect(await scenario.effects()).toEqual([second.id, third.id]);
     expect(await scenario.parkedKey('order-n1')).toBeUndefined();
     expect(await dataSource.query(`SELECT count(*)::int AS n FROM parked_keys`)).toEqual([{ n: 0 }]);
+  });
+
+  it('dead-letters a poison event once, however many copies the relay published', async () => {
+    const [poison, after] = [1, 2].map(() => orderEvent('order-n2'));
+    const produced = await scenario.deadLettersProduced();
+    scenario.rejected.add(poison.id);
+    await scenario.publish([poison, poison, after, poison]);
+    await scenario.deadLetterOf(poison.id);
+    const marker = orderEvent('order-n2');
+    await scenario.publish([marker]);
+    await waitFor(async () => (await scenario.effects('order-n2')).includes(marker.id), { what: 'the marker applied' });
+    expect(await scenario.effects('order-n2')).toEqual([after.id, marker.id]);
+    expect(await scenario.deadLettersProduced()).toBe(produced + 1);
+    expect((await scenario.rowsOfKey('order-n2')).map((row) => [row.event_id, row.status])).toEqual([
+      [poison.id, 'dead'],
+    ]);
   });
 });

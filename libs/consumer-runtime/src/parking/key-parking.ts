@@ -55,7 +55,7 @@ export class KeyParking implements ParkingHost {
   async begin(manager: EntityManager, messages: KafkaMessage[], forUpdate: boolean): Promise<ParkingDecisions> {
     const keys = [...new Set(messages.map(keyOf).filter((key): key is string => key !== null))];
     const heads = await new ParkedKeysRepository(manager).lockParked(this.deps.group, keys, forUpdate);
-    return new ParkingDecisions(this, new Map(heads.map((head) => [head.key, head.headId])));
+    return new ParkingDecisions(this, new Map(heads.map((head) => [head.key, head])));
   }
 
   /** The id of the dead letter this message makes: the replayed row's own, else derived from where it was read. */
@@ -85,9 +85,11 @@ export class KeyParking implements ParkingHost {
         const locked = (await keys.lockHead(group, key))!;
         if (locked.headId === identity.id) return locked.headId;
         const events = new ParkedEventsRepository(manager);
-        if (identity.replay) await events.parkDeadLetter(identity.id, locked.headId);
-        else await events.insert(group, this.deps.replayTopic, [this.parkedRow(source, identity.id, locked.headId)]);
-        if (source.eventId) await this.recordParked(manager, source.eventId, locked.headId);
+        const parked = identity.replay
+          ? await events.parkDeadLetter(identity.id, locked.headId)
+          : (await events.insert(group, this.deps.replayTopic, [this.parkedRow(source, identity.id, locked.headId)]))
+              .length > 0;
+        if (parked && source.eventId) await this.recordParked(manager, source.eventId, locked.headId);
         return locked.headId;
       });
       if (head === identity.id)

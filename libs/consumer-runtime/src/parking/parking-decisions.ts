@@ -1,4 +1,10 @@
-import { ClaimedParkedEvent, deadLetterIdOf, NewParkedEvent, ParkedEventsRepository } from '@app/dead-letters';
+import {
+  ClaimedParkedEvent,
+  deadLetterIdOf,
+  NewParkedEvent,
+  ParkedEventsRepository,
+  ParkedKeyHead,
+} from '@app/dead-letters';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
 import { ProcessedEventClaims } from '../processed-events.repository';
@@ -24,12 +30,14 @@ export class ParkingDecisions {
   private readonly parkedEvents: NewParkedEvent[] = [];
   private readonly parkedReplays: Array<{ id: string; headId: string; eventId: string }> = [];
   private readonly parkedIds = new Set<string>();
+  private readonly copies: Array<{ item: HandledMessage; headId: string }> = [];
   private readonly doneHeads = new Map<string, string>();
+  private stored = new Set<string>();
 
   constructor(
     private readonly parking: ParkingHost,
-    /** Parked key → the dead letter it waits behind, as locked by this transaction. */
-    private readonly heads: Map<string, string>,
+    /** Parked key → the dead letter it waits behind (and its event), as locked by this transaction. */
+    private readonly heads: Map<string, ParkedKeyHead>,
   ) {}
 
   /**
@@ -39,8 +47,9 @@ export class ParkingDecisions {
    */
   decide(item: HandledMessage, claims: ProcessedEventClaims): ParkDecision {
     const key = keyOf(item.message);
-    const headId = key === null ? undefined : this.heads.get(key);
-    if (headId === undefined || !claims.isFresh(item.event.id)) return 'handle';
+    const head = key === null ? undefined : this.heads.get(key);
+    if (head === undefined || !claims.isFresh(item.event.id)) return 'handle';
+    const { headId } = head;
     if (this.parkedIds.has(item.event.id)) return 'skipped';
     const replayed = replayOf(item.message);
     if (replayed === headId) return 'handle';
@@ -52,6 +61,11 @@ export class ParkingDecisions {
     const { group } = this.parking.deps;
     const id = deadLetterIdOf(group, item.topic, item.partition, item.message.offset);
     if (id === headId) return 'skipped';
+    if (head.headEventId === item.event.id) {
+      // Another copy of the head's own event (the relay publishes at least once): it is dead-lettered already.
+      this.copies.push({ item, headId });
+      return 'skipped';
+    }
     const source = { ...item, eventId: item.event.id, type: item.event.type };
     this.parkedEvents.push(this.parking.parkedRow(source, id, headId));
     return 'parked';
@@ -61,18 +75,21 @@ export class ParkingDecisions {
   handled(item: HandledMessage): void {
     const key = keyOf(item.message);
     const replayed = replayOf(item.message);
-    if (key !== null && replayed !== undefined && this.heads.get(key) === replayed) this.doneHeads.set(key, replayed);
+    if (key !== null && replayed !== undefined && this.heads.get(key)?.headId === replayed)
+      this.doneHeads.set(key, replayed);
   }
 
   /** Writes the parked events and their status rows, and moves the freed keys on; returns what to send for replay. */
   async finish(manager: EntityManager): Promise<ClaimedParkedEvent[]> {
     const { group, replayTopic } = this.parking.deps;
     const events = new ParkedEventsRepository(manager);
-    await events.insert(group, replayTopic, this.parkedEvents);
+    this.stored = new Set(await events.insert(group, replayTopic, this.parkedEvents));
     for (const replay of this.parkedReplays) {
       if (!(await events.parkDeadLetter(replay.id, replay.headId))) this.parkedIds.delete(replay.eventId);
     }
-    for (const event of this.parkedEvents) await this.parking.recordParked(manager, event.eventId!, event.blockedBy);
+    for (const event of this.parkedEvents) {
+      if (this.stored.has(event.id)) await this.parking.recordParked(manager, event.eventId!, event.blockedBy);
+    }
     for (const replay of this.parkedReplays) {
       if (this.parkedIds.has(replay.eventId)) await this.parking.recordParked(manager, replay.eventId, replay.headId);
     }
@@ -84,7 +101,34 @@ export class ParkingDecisions {
   /** Log lines for what this transaction parked, once it committed. */
   logParked(): void {
     const { logger, group } = this.parking.deps;
+    for (const { item, headId } of this.copies) {
+      logger.warn(
+        {
+          group,
+          eventId: item.event.id,
+          topic: item.topic,
+          partition: item.partition,
+          offset: item.message.offset,
+          blockedBy: headId,
+        },
+        'a copy of an event its key is parked behind; skipped (the dead letter holds it)',
+      );
+    }
     for (const event of this.parkedEvents) {
+      if (!this.stored.has(event.id)) {
+        logger.warn(
+          {
+            group,
+            eventId: event.eventId,
+            topic: event.topic,
+            partition: event.partition,
+            offset: event.offset,
+            key: event.key,
+          },
+          'a copy of an event already parked or dead-lettered in this group; skipped (its first copy is kept)',
+        );
+        continue;
+      }
       logger.info(
         {
           group,

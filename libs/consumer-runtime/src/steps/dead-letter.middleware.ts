@@ -113,16 +113,26 @@ export class DeadLetterStep {
       },
       'dead-lettered',
     );
-    if (eventId) {
+    if (!eventId) return true;
+    try {
       await recordEventStatus(dataSource, {
         group,
         eventId,
         status: 'dead',
         attempts: failure.attempts,
         lastError: describeFailure(failure.error),
-      }).catch((error: Error) => logger.warn({ ...fields, err: error.message }, 'could not record the dead status'));
+      });
+      return true;
+    } catch (error) {
+      // The status is how another copy of the event (the relay publishes at least once) knows it is dead already:
+      // without it the offset stays, and the message is dead-lettered again later (the store keeps one row for it).
+      this.failures++;
+      logger.error(
+        { ...fields, err: errorMessage(error) },
+        'could not record the dead status; offset not committed, the message will be dead-lettered again',
+      );
+      return false;
     }
-    return true;
   }
 
   /** How long the partition waits before a dead letter the broker refused is tried again. */

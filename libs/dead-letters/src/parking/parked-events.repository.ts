@@ -32,23 +32,29 @@ export class ParkedEventsRepository {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * Stores events behind their key's head in the order given (`park_seq` from one sequence). The same message twice
-   * is one row; a message that is already a dead letter of its own (two members handled it around a rebalance) joins
-   * the queue instead of staying apart from it.
+   * Stores events behind their key's head in the order given (`park_seq` from one sequence); returns the ids of the
+   * rows it parked. The same message twice is one row; a message that is already a dead letter of its own (two
+   * members handled it around a rebalance) joins the queue instead of staying apart from it. Another copy of an event
+   * the group holds already (parked, replaying or dead, read at other coordinates: the relay publishes at least once)
+   * is not stored again: it would be replayed twice.
    */
-  async insert(group: string, replayTopic: string, events: NewParkedEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    await this.db.query(
+  async insert(group: string, replayTopic: string, events: NewParkedEvent[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    const rows: Array<{ id: string }> = await this.db.query(
       `INSERT INTO dead_letters (id, "group", event_id, type, key, original_topic, original_partition, original_offset, replay_topic, payload,
          headers, error_class, error_message, attempts, dead_at, status, park_seq, blocked_by)
-       SELECT e.id, $1, e.event_id, e.type, e.key, e.topic, e.partition, e.off, $2, e.payload, e.headers, '${PARKED_ERROR_CLASS}',
+       SELECT e.id, $1::varchar, e.event_id, e.type, e.key, e.topic, e.partition, e.off, $2, e.payload, e.headers, '${PARKED_ERROR_CLASS}',
               'waiting behind dead letter ' || e.blocked_by, 0, now(), 'parked', nextval('dead_letters_park_seq'), e.blocked_by
          FROM unnest($3::uuid[], $4::varchar[], $5::varchar[], $6::text[], $7::varchar[], $8::int[], $9::bigint[], $10::bytea[], $11::jsonb[], $12::uuid[])
               WITH ORDINALITY AS e(id, event_id, type, key, topic, partition, off, payload, headers, blocked_by, n)
+        WHERE e.event_id IS NULL OR NOT EXISTS (
+                SELECT 1 FROM dead_letters d
+                 WHERE d."group" = $1::varchar AND d.event_id = e.event_id AND d.id <> e.id AND d.status IN ('parked', 'replaying', 'dead'))
         ORDER BY e.n
        ON CONFLICT ("group", original_topic, original_partition, original_offset) DO UPDATE
           SET status = 'parked', park_seq = EXCLUDED.park_seq, blocked_by = EXCLUDED.blocked_by, updated_at = now()
-        WHERE dead_letters.status = 'dead' AND dead_letters.id <> EXCLUDED.blocked_by`,
+        WHERE dead_letters.status = 'dead' AND dead_letters.id <> EXCLUDED.blocked_by
+       RETURNING id`,
       [
         group,
         replayTopic,
@@ -64,6 +70,7 @@ export class ParkedEventsRepository {
         events.map((event) => event.blockedBy),
       ],
     );
+    return rows.map((row) => row.id);
   }
 
   /**

@@ -8,6 +8,8 @@ export interface ParkedKeyHead {
   key: string;
   /** The dead letter the key waits behind. */
   headId: string;
+  /** Its event, when it has one: another copy of that event is not parked behind it. */
+  headEventId?: string | null;
 }
 
 /** The head of a key, locked, with what the unparking needs to know about it. */
@@ -60,10 +62,10 @@ export interface ParkingStats {
  * several keys take them in one order.
  */
 const lockKeys = (mode: 'SHARE' | 'UPDATE') =>
-  `SELECT pk.key, pk.head_dead_letter_id
+  `SELECT pk.key, pk.head_dead_letter_id, pk.head_event_id
      FROM unnest($2::text[]) AS k(key)
     CROSS JOIN LATERAL (
-          SELECT p.key, p.head_dead_letter_id FROM parked_keys p WHERE p."group" = $1 AND p.key = k.key FOR ${mode}
+          SELECT p.key, p.head_dead_letter_id, p.head_event_id FROM parked_keys p WHERE p."group" = $1 AND p.key = k.key FOR ${mode}
          ) pk`;
 const LOCK_SHARE = lockKeys('SHARE');
 const LOCK_UPDATE = lockKeys('UPDATE');
@@ -81,12 +83,12 @@ export class ParkedKeysRepository {
   async lockParked(group: string, keys: string[], forUpdate: boolean): Promise<ParkedKeyHead[]> {
     if (keys.length === 0) return [];
     if (!(this.db instanceof EntityManager)) throw new Error('parked keys are locked inside a transaction');
-    const rows = await preparedQuery<{ key: string; head_dead_letter_id: string }>(
+    const rows = await preparedQuery<{ key: string; head_dead_letter_id: string; head_event_id: string | null }>(
       this.db,
       forUpdate ? LOCK_UPDATE : LOCK_SHARE,
       [group, [...keys].sort()],
     );
-    return rows.map((row) => ({ key: row.key, headId: row.head_dead_letter_id }));
+    return rows.map((row) => ({ key: row.key, headId: row.head_dead_letter_id, headEventId: row.head_event_id }));
   }
 
   /** Parks the key behind this dead letter unless it is parked already (behind whichever came first). */
