@@ -81,11 +81,16 @@ export abstract class DevProviderServer<B extends DevBehaviour = DevBehaviour> {
         reply(response, 200, this.configure(JSON.parse((await readBody(request)) || '{}'))),
     };
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      const route = routes[`${request.method} ${request.url?.split('?')[0]}`];
+      const route = routes[`${request.method} ${request.url?.split('?')[0]}`] ?? this.route(request);
       const handled = route ? route(request, response) : Promise.resolve(reply(response, 404, { error: 'not_found' }));
       handled.catch((error: Error) => reply(response, 500, { error: 'internal', message: error.message }));
     });
     return this;
+  }
+
+  /** A route the table does not name (e.g. a path with a parameter); none by default. */
+  protected route(_request: IncomingMessage): DevRoute | undefined {
+    return undefined;
   }
 
   configure(change: Partial<B>): B {
