@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { ManagedProcess, waitReady } from './chaos-processes';
-import { ChaosGroup } from './groups/chaos-group';
+import { ChaosGroup, consumerGroupNames } from './groups/chaos-group';
 import { ProxyHost, RemoteProxy } from './remote-proxies';
 
 export const PARTITIONS = 6;
@@ -155,7 +155,7 @@ export async function startSystem(
           ...common,
           ...groupEnv,
           KAFKA_BROKERS: link.address,
-          CONSUMER_GROUPS: groups.map((group) => group.group).join(','),
+          CONSUMER_GROUPS: consumerGroupNames(groups).join(','),
           TOPIC_PARTITIONS: String(PARTITIONS),
           KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
         },

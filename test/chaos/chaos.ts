@@ -20,7 +20,7 @@ import {
 } from './chaos-system';
 import { FaultRunner } from './fault-runner';
 import { describeFault, planFaults } from './fault-schedule';
-import { CheckContext, countRow, InvariantRow } from './groups/chaos-group';
+import { CheckContext, consumerGroupNames, countRow, InvariantRow } from './groups/chaos-group';
 import { CHAOS_GROUPS } from './groups';
 import {
   acceptedEvents,
@@ -127,7 +127,7 @@ async function exercise(
         consumerLinks: system.consumerLinks,
         ordersTopic: TOPICS.shopOrders,
         replicatedTopics: projectTopics(),
-        groups: CHAOS_GROUPS.map((group) => group.group),
+        groups: consumerGroupNames(CHAOS_GROUPS),
       },
       log,
     );

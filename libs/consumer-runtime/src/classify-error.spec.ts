@@ -30,6 +30,14 @@ describe('classifyError', () => {
     ).toBe('unavailable');
   });
 
+  it('calls a deadlock or a serialization failure a conflict, also as TypeORM wraps it', () => {
+    expect(classifyError(Object.assign(new Error('deadlock detected'), { code: '40P01' }))).toBe('conflict');
+    expect(
+      classifyError(Object.assign(new Error('could not serialize access'), { driverError: { code: '40001' } })),
+    ).toBe('conflict');
+    expect(classifyError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe('transient');
+  });
+
   it('calls a down dependency by its name, and a Kafka produce that gave up the dependency "kafka"', () => {
     const down = new DependencyUnavailableError('email-provider', 'email-provider answered 503', 5000);
     expect(classifyError(down)).toBe('dependency');

@@ -1,17 +1,20 @@
 import { MalformedRecordError } from '@app/contracts';
-import { isDatabaseUnavailable } from '@app/db';
+import { isDatabaseUnavailable, isTransactionConflict } from '@app/db';
 import { DependencyUnavailableError, PermanentError } from './errors';
 
 /**
  * - `poison`: retrying cannot help (malformed record, schema violation, declared permanent): dead-letter now.
  * - `unavailable`: our own database is down; every message would fail the same way, so dead-lettering them would
  *   empty the topic into the DLQ. Retried without a limit until the database is back.
+ * - `conflict`: our transaction lost a race with another one (a deadlock, a serialization failure): nothing about
+ *   the message, and running it again succeeds once the other transaction is through. Retried without a limit, with
+ *   the backoff's jitter (hot rows under many partitions, e.g. a popular SKU's stock, meet this under load).
  * - `dependency`: an external dependency cannot answer now (a `DependencyUnavailableError`: a provider's 5xx, 429,
  *   timeout or refused connection; or Kafka refusing a produce inside a handler). Retried up to the group's long
  *   ceiling, and counted by the group's circuit breaker for that dependency.
  * - `transient`: anything else, an error nobody classified; retried a few times, then dead-lettered.
  */
-export type ErrorClass = 'poison' | 'unavailable' | 'dependency' | 'transient';
+export type ErrorClass = 'poison' | 'unavailable' | 'conflict' | 'dependency' | 'transient';
 
 /** The dependency name of Kafka when a handler's own produce fails. */
 export const KAFKA_DEPENDENCY = 'kafka';
@@ -31,6 +34,7 @@ export function classifyError(error: unknown, isPermanent?: (error: unknown) => 
   if (error instanceof MalformedRecordError || error instanceof PermanentError) return 'poison';
   if (isPermanent?.(error)) return 'poison';
   if (isDatabaseUnavailable(error)) return 'unavailable';
+  if (isTransactionConflict(error)) return 'conflict';
   if (dependencyOf(error)) return 'dependency';
   return 'transient';
 }

@@ -17,4 +17,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * True when a statement lost a race with another transaction and would succeed when run again: SQLSTATE 40P01
+ * (deadlock detected, Postgres aborted this transaction to break the cycle) or 40001 (serialization failure).
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code ?? (error as { driverError?: { code?: string } }).driverError?.code;
+  return code === '40P01' || code === '40001';
+}
+
 export const UNIQUE_VIOLATION = '23505';

@@ -33,6 +33,11 @@ export interface PrepareContext {
   adminToken: string;
 }
 
+/** Every consumer group the run starts: each checked group and its participants. */
+export function consumerGroupNames(groups: readonly ChaosGroup[]): string[] {
+  return groups.flatMap((group) => [group.group, ...(group.participants ?? [])]);
+}
+
 /** What a group's checker may look at once the run has drained. */
 export interface CheckContext {
   /** Straight to Postgres (not through the run's proxy). */
@@ -56,6 +61,11 @@ export interface CheckContext {
 export interface ChaosGroup {
   /** The consumer group, as in CONSUMER_GROUPS. */
   group: string;
+  /**
+   * Other consumer groups it brings along and checks itself (a saga's participants, which act on commands rather
+   * than on the events the run sends): they run in the consumers processes too.
+   */
+  participants?: string[];
   providers: ChaosProvider[];
   /** What the consumers processes need for this group (provider URLs, its business rules' settings). */
   consumerEnv(providerUrls: Readonly<Record<string, string>>): Record<string, string>;

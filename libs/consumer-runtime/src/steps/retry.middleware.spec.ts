@@ -83,6 +83,14 @@ describe('retry step', () => {
     expect(outcome).toEqual({ kind: 'done', value: 'ok', attempts: 6 });
   });
 
+  it('keeps retrying a transaction that lost a deadlock, beyond the attempt limit (the chaos run dead-lettered one)', async () => {
+    const { value } = hooks();
+    let calls = 0;
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    const outcome = await retry(async () => (++calls < 6 ? Promise.reject(deadlock) : 'ok'), policy, settings, value);
+    expect(outcome).toEqual({ kind: 'done', value: 'ok', attempts: 6 });
+  });
+
   it('counts a failure from the batch transaction as the first attempt', async () => {
     const { value, failures } = hooks();
     const attempts: number[] = [];
