@@ -1,7 +1,7 @@
 /** Topics that carry events from the outbox to the consumer groups. */
 export const TOPICS = {
   shopOrders: 'shop.orders',
-  /** Events from webhook sources whose type hookrail has no schema for: routed, never dropped. */
+  /** CloudEvents posted to `POST /events` whose type has no declared route (EVENT_TOPIC_ROUTES): kept, never dropped. */
   inbound: 'hookrail.inbound',
   /** Saga commands to the inventory participant (reserve, release), keyed by the order id. */
   inventoryCommands: 'inventory.commands',

@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 
-/** Advisory-lock key space of scheduled jobs (first int4 of the two-key form); see docs/architecture.md. */
+/** Advisory-lock key space of scheduled jobs (first int4 of the two-key form); docs/architecture.md, Advisory locks. */
 export const JOB_LOCK_SPACE = 0x68720003;
 
 /** A stable int4 for a job name (FNV-1a, signed), the second key of the job's advisory lock. */

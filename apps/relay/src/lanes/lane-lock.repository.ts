@@ -1,9 +1,9 @@
 import { QueryRows } from '@app/outbox';
 
 /**
- * Advisory-lock key spaces of the relay (first int4 of the two-key form; docs/architecture.md lists every space).
- * A relay holds one member lock (its slot) and one lane lock per lane it owns, all session-level on its lane
- * connection: when the process dies, Postgres drops the connection and with it every lock, at once.
+ * Advisory-lock key spaces of the relay (first int4 of the two-key form; docs/architecture.md, Advisory locks, lists
+ * every space). A relay holds one member lock (its slot) and one lane lock per lane it owns, all session-level on its
+ * lane connection: when the process dies, Postgres drops the connection and with it every lock, at once.
  */
 export const RELAY_MEMBER_LOCK_SPACE = 0x68720001;
 export const RELAY_LANE_LOCK_SPACE = 0x68720002;
