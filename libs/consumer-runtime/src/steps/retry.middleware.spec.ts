@@ -91,6 +91,22 @@ describe('retry step', () => {
     expect(outcome).toEqual({ kind: 'done', value: 'ok', attempts: 6 });
   });
 
+  it('spends the attempt budget on unclassified failures only, not on attempts made while our database was down', async () => {
+    const { value } = hooks();
+    let calls = 0;
+    const dbDown = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const timeout = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    // Five attempts against a down database, then two statement timeouts (the chaos run dead-lettered such an event
+    // on its first timeout, its budget spent by the outage), then success.
+    const outcome = await retry(
+      async () => (++calls <= 5 ? Promise.reject(dbDown) : calls <= 7 ? Promise.reject(timeout) : 'ok'),
+      policy,
+      settings,
+      value,
+    );
+    expect(outcome).toEqual({ kind: 'done', value: 'ok', attempts: 8 });
+  });
+
   it('counts a failure from the batch transaction as the first attempt', async () => {
     const { value, failures } = hooks();
     const attempts: number[] = [];

@@ -7,6 +7,12 @@ export interface Failure {
   errorClass: ErrorClass;
   /** How many attempts have failed so far (in this process). */
   attempts: number;
+  /**
+   * How many of them spend the handler's attempt budget: `transient` failures only. Attempts made while our
+   * database was down, after a lost race or while a dependency was down are not the message's fault and spend none.
+   * Absent: every attempt counts.
+   */
+  spent?: number;
   /** When this run of failures began; for a dependency failure, as recorded in Postgres (it survives restarts). */
   firstFailureAt: Date;
   lastFailureAt: Date;
@@ -64,7 +70,7 @@ export function decideRetry(
     case 'poison':
       return { retry: false };
     case 'transient':
-      if (failure.attempts >= policy.retry.maxAttempts) return { retry: false };
+      if ((failure.spent ?? failure.attempts) >= policy.retry.maxAttempts) return { retry: false };
       break;
     case 'dependency': {
       const deadlineAt = failure.firstFailureAt.getTime() + settings.ceilingMs;
@@ -86,6 +92,7 @@ export function nextFailure(previous: Failure | undefined, error: unknown, n: nu
     error,
     errorClass,
     attempts: n,
+    spent: (previous?.spent ?? 0) + (errorClass === 'transient' ? 1 : 0),
     firstFailureAt: previous?.firstFailureAt ?? now,
     lastFailureAt: now,
     ...(dependency && { dependency, retryAfterMs: retryAfterOf(error) }),
