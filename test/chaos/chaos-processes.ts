@@ -34,6 +34,8 @@ export class ManagedProcess {
     private readonly env: NodeJS.ProcessEnv,
     private readonly logFile: string,
     private readonly readyLine: string,
+    /** Node flags before the entry: an app's heap limits, as its start script sets them. */
+    private readonly nodeArgs: string[] = [],
   ) {
     appendFileSync(logFile, '');
   }
@@ -55,7 +57,7 @@ export class ManagedProcess {
     appendFileSync(this.logFile, `\n--- start ${this.starts} at ${new Date().toISOString()} ---\n`);
     const mark = this.logMark();
     const log = openSync(this.logFile, 'a');
-    const child = spawn(process.execPath, [path.join(root, 'dist', this.entry)], {
+    const child = spawn(process.execPath, [...this.nodeArgs, path.join(root, 'dist', this.entry)], {
       cwd: root,
       env: this.env,
       stdio: ['ignore', log, log],

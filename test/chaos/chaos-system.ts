@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
+import { AppName, appNodeOptions } from '../../bench/lib/app-node-options';
 import { ManagedProcess, waitReady } from './chaos-processes';
 import { ChaosGroup, consumerGroupNames } from './groups/chaos-group';
 import { ProxyHost, RemoteProxy } from './remote-proxies';
@@ -67,13 +68,16 @@ export async function startSystem(
   const logs = path.join(runDir, 'logs');
   mkdirSync(logs, { recursive: true });
   const processes = new Map<string, ManagedProcess>();
-  const managed = (name: string, entry: string, env: Record<string, string>, readyLine: string) => {
+  const managed = (name: string, entry: string, env: Record<string, string>, readyLine: string, app?: AppName) => {
     const process_ = new ManagedProcess(
       name,
       entry,
       { ...cleanEnv(), ...env },
       path.join(logs, `${name}.log`),
       readyLine,
+      // The apps run with the heap limits of their start scripts: a limit too tight for every group at once under
+      // faults shows as a process that died on its own.
+      app ? appNodeOptions(app) : [],
     );
     processes.set(name, process_);
     return process_;
@@ -127,6 +131,7 @@ export async function startSystem(
         ADMIN_TOKEN: adminToken,
       },
       'ingress started',
+      'ingress',
     ),
   );
   for (let index = 1; index <= 3; index++)
@@ -136,6 +141,7 @@ export async function startSystem(
         'apps/relay/src/main.js',
         { ...common, KAFKA_BROKERS: cluster.brokers.join(',') },
         'relay started',
+        'relay',
       ),
     );
   const consumerLinks = new Map<string, RemoteProxy>();
@@ -160,6 +166,7 @@ export async function startSystem(
           KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
         },
         'consumers started',
+        'consumers',
       ),
     );
   }
