@@ -6,6 +6,7 @@ import { DEFAULT_RETRY_POLICY } from './backoff';
 import { BatchProcessor, CompiledHandler } from './batch-processor';
 import { BreakerSettings, DEFAULT_BREAKER_SETTINGS } from './breaker/dependency-breaker';
 import { GroupBreakers } from './breaker/group-breakers';
+import { errorMessage } from './classify-error';
 import { ConsumerMetrics } from './consumer-metrics';
 import { HandlerRegistration } from './handler';
 import { KeyParking } from './parking/key-parking';
@@ -125,7 +126,15 @@ export class ConsumerRuntime {
       metrics,
       logger,
     });
-    const holds = new PartitionHolds(consumer, (dependency) => breakers.isOpen(dependency));
+    const holds = new PartitionHolds(
+      consumer,
+      (dependency) => breakers.isOpen(dependency),
+      (action, topic, partition, error) =>
+        logger.warn(
+          { group, topic, partition, err: errorMessage(error) },
+          `kafkajs refused to ${action} the partition (its consumer is restarting); it is fetched afresh from the committed offset`,
+        ),
+    );
     breakers.attach(holds);
     this.breakers = breakers;
     this.holds = holds;

@@ -95,6 +95,25 @@ describe('partition holds', () => {
     expect(calls).toEqual(['pause orders|0', 'resume orders|0']);
   });
 
+  it('survives kafkajs refusing a resume from a timer (its consumer crashed and restarts), and forgets the hold', () => {
+    const refused: string[] = [];
+    const crashed = {
+      pause: consumer.pause,
+      resume: () => {
+        throw new Error('Consumer group was not initialized, consumer#run must be called first');
+      },
+    };
+    holds = new PartitionHolds(
+      crashed,
+      () => false,
+      (action, topic, partition) => refused.push(`${action} ${topic}|${partition}`),
+    );
+    holds.hold({ topic: 'orders', partition: 2, offset: '9', failure: failure(), retryAt: 100 });
+    expect(() => jest.advanceTimersByTime(100)).not.toThrow();
+    expect(refused).toEqual(['resume orders|2']);
+    expect(holds.take('orders', 2, '9')).toBeUndefined();
+  });
+
   it('after a rebalance, forgets and unpauses the partitions this member lost', () => {
     holds.hold({ topic: 'orders', partition: 0, offset: '1', failure: failure(), retryAt: 60_000 });
     holds.hold({ topic: 'orders', partition: 1, offset: '1', failure: failure(), retryAt: 60_000 });

@@ -1,4 +1,4 @@
-import { Consumer } from 'kafkajs';
+import { Consumer, TopicPartitions } from 'kafkajs';
 import { Failure } from './steps/retry.middleware';
 
 /** A message that must not be tried again yet, and the partition that waits behind it. */
@@ -36,6 +36,13 @@ export class PartitionHolds {
   constructor(
     private readonly consumer: Pick<Consumer, 'pause' | 'resume'>,
     private readonly isOpen: (dependency: string) => boolean,
+    /** A pause or resume kafkajs refused, e.g. between a crash of its consumer and the restart. */
+    private readonly refused: (
+      action: 'pause' | 'resume',
+      topic: string,
+      partition: number,
+      error: unknown,
+    ) => void = () => {},
   ) {}
 
   hold(message: HeldMessage): void {
@@ -43,7 +50,7 @@ export class PartitionHolds {
     clearTimeout(this.holds.get(id)?.timer);
     const hold: Hold = { ...message, paused: true };
     this.holds.set(id, hold);
-    this.consumer.pause([{ topic: message.topic, partitions: [message.partition] }]);
+    this.call('pause', message.topic, message.partition);
     this.schedule(hold, message.retryAt);
   }
 
@@ -57,7 +64,7 @@ export class PartitionHolds {
     if (!hold) return undefined;
     clearTimeout(hold.timer);
     this.holds.delete(id);
-    if (hold.paused) this.consumer.resume([{ topic, partitions: [partition] }]);
+    if (hold.paused) this.call('resume', topic, partition);
     return hold.offset === offset ? hold.failure : undefined;
   }
 
@@ -98,7 +105,7 @@ export class PartitionHolds {
       if (assignment[hold.topic]?.includes(hold.partition)) continue;
       clearTimeout(hold.timer);
       this.holds.delete(id);
-      this.consumer.resume([{ topic: hold.topic, partitions: [hold.partition] }]);
+      this.call('resume', hold.topic, hold.partition);
     }
   }
 
@@ -126,6 +133,24 @@ export class PartitionHolds {
   private resume(hold: Hold): void {
     clearTimeout(hold.timer);
     hold.paused = false;
-    this.consumer.resume([{ topic: hold.topic, partitions: [hold.partition] }]);
+    this.call('resume', hold.topic, hold.partition);
+  }
+
+  /**
+   * kafkajs throws from `pause` and `resume` while its consumer group is gone (a crash of the consumer, before the
+   * restart), and a timer's throw would end the process. Refused, nothing is lost: the restarted consumer fetches
+   * every partition afresh from its committed offset, that is from the waiting message, and the hold is forgotten.
+   */
+  private call(action: 'pause' | 'resume', topic: string, partition: number): void {
+    const topics: TopicPartitions[] = [{ topic, partitions: [partition] }];
+    try {
+      if (action === 'pause') this.consumer.pause(topics);
+      else this.consumer.resume(topics);
+    } catch (error) {
+      const id = key(topic, partition);
+      clearTimeout(this.holds.get(id)?.timer);
+      this.holds.delete(id);
+      this.refused(action, topic, partition, error);
+    }
   }
 }
