@@ -27,7 +27,7 @@ export function decideTaskFailure(
   // every attempt.
   const counted = failure.dependency ? task.attempts : task.attempts - task.dependencyFailures;
   const decision = decideRetry(
-    { ...failure, attempts: counted, firstFailureAt: task.firstFailedAt ?? new Date(now) },
+    { ...failure, attempts: counted, spent: counted, firstFailureAt: task.firstFailedAt ?? new Date(now) },
     policy,
     { ceilingMs: settings.ceilingMs, inlineWaitMaxMs: 0 },
     now,
