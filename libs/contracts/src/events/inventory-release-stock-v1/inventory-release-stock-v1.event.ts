@@ -1,4 +1,4 @@
-import { SagaCommandFieldsV1 } from '../shared/saga-fields';
+import { SagaCommandFieldsV1 } from '../common/saga-fields';
 
 export const INVENTORY_RELEASE_STOCK_V1 = 'inventory.release-stock.v1';
 

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsObject, ValidateNested } from 'class-validator';
-import { SagaCommandFieldsV1, StockLineV1 } from '../shared/saga-fields';
+import { SagaCommandFieldsV1, StockLineV1 } from '../common/saga-fields';
 
 export const INVENTORY_RESERVE_STOCK_V1 = 'inventory.reserve-stock.v1';
 

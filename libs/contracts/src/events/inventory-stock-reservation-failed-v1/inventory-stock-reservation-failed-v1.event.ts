@@ -1,4 +1,4 @@
-import { SagaFailureReplyFieldsV1 } from '../shared/saga-fields';
+import { SagaFailureReplyFieldsV1 } from '../common/saga-fields';
 
 export const INVENTORY_STOCK_RESERVATION_FAILED_V1 = 'inventory.stock-reservation-failed.v1';
 

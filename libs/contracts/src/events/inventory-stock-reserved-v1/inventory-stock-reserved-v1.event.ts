@@ -1,4 +1,4 @@
-import { SagaReplyFieldsV1 } from '../shared/saga-fields';
+import { SagaReplyFieldsV1 } from '../common/saga-fields';
 
 export const INVENTORY_STOCK_RESERVED_V1 = 'inventory.stock-reserved.v1';
 

@@ -1,5 +1,5 @@
 import { IsInt, IsNotEmpty, IsString, Matches, MaxLength, Min } from 'class-validator';
-import { SagaReplyFieldsV1 } from '../shared/saga-fields';
+import { SagaReplyFieldsV1 } from '../common/saga-fields';
 
 export const PAYMENTS_CARD_CHARGED_V1 = 'payments.card-charged.v1';
 

@@ -1,5 +1,5 @@
 import { IsInt, IsNotEmpty, IsString, Matches, MaxLength, Min } from 'class-validator';
-import { SagaCommandFieldsV1 } from '../shared/saga-fields';
+import { SagaCommandFieldsV1 } from '../common/saga-fields';
 
 export const PAYMENTS_CHARGE_CARD_V1 = 'payments.charge-card.v1';
 

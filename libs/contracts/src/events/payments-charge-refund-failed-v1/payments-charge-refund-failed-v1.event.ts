@@ -1,4 +1,4 @@
-import { SagaFailureReplyFieldsV1 } from '../shared/saga-fields';
+import { SagaFailureReplyFieldsV1 } from '../common/saga-fields';
 
 export const PAYMENTS_CHARGE_REFUND_FAILED_V1 = 'payments.charge-refund-failed.v1';
 

@@ -1,5 +1,5 @@
 import { IsInt, Matches, Min } from 'class-validator';
-import { SagaReplyFieldsV1 } from '../shared/saga-fields';
+import { SagaReplyFieldsV1 } from '../common/saga-fields';
 
 export const PAYMENTS_CHARGE_REFUNDED_V1 = 'payments.charge-refunded.v1';
 

@@ -1,5 +1,5 @@
 import { IsInt, Matches, Min } from 'class-validator';
-import { SagaCommandFieldsV1 } from '../shared/saga-fields';
+import { SagaCommandFieldsV1 } from '../common/saga-fields';
 
 export const PAYMENTS_REFUND_CHARGE_V1 = 'payments.refund-charge.v1';
 

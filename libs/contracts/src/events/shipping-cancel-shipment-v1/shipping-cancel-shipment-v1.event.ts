@@ -1,4 +1,4 @@
-import { SagaCommandFieldsV1 } from '../shared/saga-fields';
+import { SagaCommandFieldsV1 } from '../common/saga-fields';
 
 export const SHIPPING_CANCEL_SHIPMENT_V1 = 'shipping.cancel-shipment.v1';
 

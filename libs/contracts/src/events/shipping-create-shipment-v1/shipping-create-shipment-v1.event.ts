@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { SagaCommandFieldsV1, StockLineV1 } from '../shared/saga-fields';
+import { SagaCommandFieldsV1, StockLineV1 } from '../common/saga-fields';
 
 export const SHIPPING_CREATE_SHIPMENT_V1 = 'shipping.create-shipment.v1';
 

@@ -1,4 +1,4 @@
-import { SagaReplyFieldsV1 } from '../shared/saga-fields';
+import { SagaReplyFieldsV1 } from '../common/saga-fields';
 
 export const SHIPPING_SHIPMENT_CANCELLED_V1 = 'shipping.shipment-cancelled.v1';
 

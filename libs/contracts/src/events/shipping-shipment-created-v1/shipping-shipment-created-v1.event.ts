@@ -1,5 +1,5 @@
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { SagaReplyFieldsV1 } from '../shared/saga-fields';
+import { SagaReplyFieldsV1 } from '../common/saga-fields';
 
 export const SHIPPING_SHIPMENT_CREATED_V1 = 'shipping.shipment-created.v1';
 

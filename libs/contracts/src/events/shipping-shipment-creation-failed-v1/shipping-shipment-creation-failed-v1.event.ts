@@ -1,4 +1,4 @@
-import { SagaFailureReplyFieldsV1 } from '../shared/saga-fields';
+import { SagaFailureReplyFieldsV1 } from '../common/saga-fields';
 
 export const SHIPPING_SHIPMENT_CREATION_FAILED_V1 = 'shipping.shipment-creation-failed.v1';
 

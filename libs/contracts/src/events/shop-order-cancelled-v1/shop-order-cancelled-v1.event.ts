@@ -1,5 +1,5 @@
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { OrderFieldsV1 } from '../shared/order-fields';
+import { OrderFieldsV1 } from '../common/order-fields';
 
 export const SHOP_ORDER_CANCELLED_V1 = 'shop.order.cancelled.v1';
 

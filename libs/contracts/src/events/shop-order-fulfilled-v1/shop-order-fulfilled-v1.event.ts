@@ -1,5 +1,5 @@
 import { IsISO8601, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { OrderFieldsV1 } from '../shared/order-fields';
+import { OrderFieldsV1 } from '../common/order-fields';
 
 export const SHOP_ORDER_FULFILLED_V1 = 'shop.order.fulfilled.v1';
 

@@ -1,5 +1,5 @@
 import { IsISO8601, IsNotEmpty, IsString, IsUUID, MaxLength } from 'class-validator';
-import { OrderFieldsV1 } from '../shared/order-fields';
+import { OrderFieldsV1 } from '../common/order-fields';
 
 export const SHOP_ORDER_FULFILMENT_FAILED_V1 = 'shop.order.fulfilment-failed.v1';
 

@@ -1,4 +1,4 @@
-import { OrderFieldsV1 } from '../shared/order-fields';
+import { OrderFieldsV1 } from '../common/order-fields';
 
 export const SHOP_ORDER_PLACED_V1 = 'shop.order.placed.v1';
 
