@@ -7,8 +7,9 @@
 //   4. pgbench, single-row INSERT transactions with the same number of connections: the physical ceiling, and at
 //      each fixed rate the latency floor
 //   5. the floor: plain node:http with one prepared INSERT per request and no other work, saturated the same way,
-//      for its CPU per accepted request beside the ingress's
-//   6. a naive inline handler with a 200 ms slow step in the request: the design hookrail replaces
+//      for its CPU per request beside the ingress's (inline-insert.server.ts, STEP_MS=0)
+//   6. a naive inline handler with a 200 ms slow step in the request: the design hookrail replaces (the same server,
+//      STEP_MS=200)
 // Prints a table and the goals; peak RSS from /proc. The ingress runs compiled, with the Node flags of its start
 // script (BENCH_INGRESS_NODE_OPTIONS replaces them; set but empty: none); BENCH_INGRESS_ENV adds variables
 // ("GROUP_COMMIT_WAIT_MS=1 DATABASE_POOL_SIZE=10").
@@ -20,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { appNodeOptions } from '../lib/app-node-options';
-import { fixedRate, LoadRequest, LoadResult, saturate } from '../lib/http-load';
+import { fixedRate, LoadRequest, LoadResult, perSecond, saturate } from '../lib/http-load';
 import { freshDatabase, root, signedRequests, stop, waitHttp } from '../lib/ingress-fixtures';
 import { cpuTimeMs, peakRssMb } from '../lib/process-memory';
 import { ms, summary } from '../lib/stats';
@@ -56,12 +57,16 @@ interface IngressRun {
   rows: { events: number; outbox: number };
 }
 
-function spawnTs(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', entry], {
+/** The inline-insert baseline server (`STEP_MS` of slow work in each request), once it answers. */
+async function startInline(url: string, stepMs: number): Promise<{ port: number; process: ChildProcess }> {
+  const port = 3700 + Math.floor(Math.random() * 300);
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'bench/ingress/inline-insert.server.ts'], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), STEP_MS: String(stepMs) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  await waitHttp(port, '/');
+  return { port, process: child };
 }
 
 async function measured(pid: number, load: () => Promise<LoadResult>): Promise<Phase> {
@@ -107,7 +112,7 @@ async function runIngress(
       fixed.push({ rate, ...(await measured(pid, () => fixedRate(port, slice, rate))) });
     }
     const max = await measured(pid, () => saturate(port, requests.slice(next, next + SATURATE_REQUESTS), CONNECTIONS));
-    const acceptedPerSecond = ((max.result.statuses.get(202) ?? 0) / max.result.elapsedMs) * 1000;
+    const acceptedPerSecond = perSecond(max.result, 202);
     const rssMb = peakRssMb(pid);
     const admin = new Client({ connectionString: url });
     await admin.connect();
@@ -214,28 +219,22 @@ async function main(): Promise<void> {
   const admin = new Client({ connectionString: url });
   await admin.connect();
   await admin.query('CREATE TABLE pgbench_single_insert (id bigserial PRIMARY KEY, payload jsonb NOT NULL)');
-  await admin.query('CREATE TABLE naive_events (id bigserial PRIMARY KEY, payload jsonb NOT NULL)');
-  await admin.query('CREATE TABLE bare_events (id bigserial PRIMARY KEY, payload jsonb NOT NULL)');
+  await admin.query('CREATE TABLE inline_events (id bigserial PRIMARY KEY, payload jsonb NOT NULL)');
   await admin.end();
   const tps = pgbenchTps(url);
   const floors = new Map(RATES.map((rate) => [rate, summary(pgbenchLatenciesMs(url, rate, FIXED_SECONDS))]));
 
-  const barePort = 3900 + Math.floor(Math.random() * 100);
-  const bare = spawnTs('bench/ingress/bare-insert.server.ts', { DATABASE_URL: url, PORT: String(barePort) });
-  await waitHttp(barePort, '/');
-  await saturate(barePort, requests.slice(0, WARMUP), CONNECTIONS);
-  const bareMax = await measured(bare.pid as number, () =>
-    saturate(barePort, requests.slice(WARMUP, WARMUP + SATURATE_REQUESTS), CONNECTIONS),
+  const floor = await startInline(url, 0);
+  await saturate(floor.port, requests.slice(0, WARMUP), CONNECTIONS);
+  const floorMax = await measured(floor.process.pid as number, () =>
+    saturate(floor.port, requests.slice(WARMUP, WARMUP + SATURATE_REQUESTS), CONNECTIONS),
   );
-  await stop(bare);
-  const bareAccepted = ((bareMax.result.statuses.get(202) ?? 0) / bareMax.result.elapsedMs) * 1000;
+  await stop(floor.process);
 
-  const naivePort = 3700 + Math.floor(Math.random() * 200);
-  const naive = spawnTs('bench/ingress/naive-inline.server.ts', { DATABASE_URL: url, PORT: String(naivePort) });
-  await new Promise((resolve) => setTimeout(resolve, 1500)); // the naive server has no health route; it starts in < 1 s
-  const naiveSteady = await fixedRate(naivePort, requests.slice(0, RATE * 5), RATE);
-  const naiveMax = await saturate(naivePort, requests.slice(0, 2_000), CONNECTIONS);
-  await stop(naive);
+  const naive = await startInline(url, 200);
+  const naiveSteady = await fixedRate(naive.port, requests.slice(0, RATE * 5), RATE);
+  const naiveMax = await saturate(naive.port, requests.slice(0, 2_000), CONNECTIONS);
+  await stop(naive.process);
 
   const cells = (render: (run: IngressRun) => string) => runs.map(render).join(' | ');
   const n = summary(naiveSteady.latenciesMs);
@@ -261,9 +260,9 @@ async function main(): Promise<void> {
       const floor = floors.get(rate)!;
       return `| pgbench single-row INSERT at a fixed ${rate} TPS (latency floor) | p50 ${ms(floor.p50)}, p99 ${ms(floor.p99)}, max ${ms(floor.max)} |`;
     }),
-    `| floor: node:http, one INSERT per request, no other work, maximum (${CONNECTIONS} connections) | ${bareAccepted.toFixed(0)} accepted/s; ${cpu(bareMax.cpuPerAccepted)} |`,
+    `| floor: node:http, one INSERT per request, no other work, maximum (${CONNECTIONS} connections) | ${perSecond(floorMax.result, 202).toFixed(0)} req/s; ${cpu(floorMax.cpuPerAccepted)} |`,
     `| naive inline handler (200 ms step) at ${RATE} req/s | p50 ${ms(n.p50)}, p99 ${ms(n.p99)}, max ${ms(n.max)} |`,
-    `| naive inline handler, maximum (${CONNECTIONS} connections) | ${(((naiveMax.statuses.get(200) ?? 0) / naiveMax.elapsedMs) * 1000).toFixed(0)} req/s |`,
+    `| naive inline handler, maximum (${CONNECTIONS} connections) | ${perSecond(naiveMax, 202).toFixed(0)} req/s |`,
     ``,
     `goals (${primary.label}):`,
     ...RATES.filter((rate) => rate >= 500).map((rate) => {
@@ -272,7 +271,7 @@ async function main(): Promise<void> {
       return `  p99 at ${rate} req/s ${ms(p99)} ${p99 <= bound ? 'meets' : 'misses'} pgbench's p99 + 5 ms (${ms(bound)})${p99 <= 10 ? ', and ≤ 10 ms' : ''}`;
     }),
     `  CPU per accepted request at saturation ${cpu(primary.max.cpuPerAccepted)}: ${primary.max.cpuPerAccepted <= 0.2 ? 'meets' : 'misses'} ≤ 0.2 ms ` +
-      `(the floor's ${cpu(bareMax.cpuPerAccepted)}: ${(primary.max.cpuPerAccepted / bareMax.cpuPerAccepted).toFixed(2)}×)`,
+      `(the floor's ${cpu(floorMax.cpuPerAccepted)}: ${(primary.max.cpuPerAccepted / floorMax.cpuPerAccepted).toFixed(2)}×)`,
     `  maximum ${primary.max.acceptedPerSecond.toFixed(0)} events/s: ${primary.max.acceptedPerSecond >= 3000 ? 'meets' : 'misses'} ≥ 3,000; ` +
       `${(primary.max.acceptedPerSecond / tps).toFixed(2)} × pgbench ${primary.max.acceptedPerSecond / tps >= 0.5 ? 'meets' : 'misses'} ≥ 0.5`,
     `  peak RSS ${primary.rssMb.toFixed(0)} MB: ${primary.rssMb <= 150 ? 'meets' : 'misses'} ≤ 150 MB`,

@@ -12,6 +12,11 @@ export interface LoadResult {
   elapsedMs: number;
 }
 
+/** Answers with `status` per second of the run. */
+export function perSecond(result: LoadResult, status: number): number {
+  return ((result.statuses.get(status) ?? 0) / result.elapsedMs) * 1000;
+}
+
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 export function send(port: number, request: LoadRequest): Promise<number> {
