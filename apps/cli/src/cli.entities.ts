@@ -1,6 +1,6 @@
-import { OperatorAuditEntity } from '@app/audit';
-import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters';
-import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks';
+import { OperatorAuditEntity } from '@app/audit/entities';
+import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters/entities';
+import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks/entities';
 
 /** The tables the operator CLI writes: dead letters it replays or purges, the keys it purges, webhook endpoints it manages, and the audit of both. */
 export const CLI_ENTITIES = [

@@ -9,7 +9,7 @@ import {
   startMetricsServer,
 } from '@app/consumer-runtime';
 import { dltTopic, replayTopic } from '@app/contracts';
-import { connect } from '@app/db';
+import { connect, managerRows } from '@app/db';
 import { JobMetrics, scheduleJob } from '@app/jobs';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { errorMessage, NestLogger } from '@app/logger';
@@ -49,7 +49,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     : dataSource;
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });
-  new JobMetrics(metrics.registry, async () => dataSource);
+  new JobMetrics(metrics.registry, async () => managerRows(dataSource.manager));
   const metricsServer =
     config.METRICS_PORT > 0
       ? await startMetricsServer(metrics.registry, config.METRICS_PORT).catch(

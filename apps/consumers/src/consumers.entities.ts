@@ -3,16 +3,16 @@ import {
   ConsumerGroupOwnerEntity,
   DependencyBreakerEntity,
   ProcessedEventEntity,
-} from '@app/consumer-runtime';
-import { DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters';
-import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs';
-import { SagaEntity, SagaStepEntity } from '@app/saga';
+} from '@app/consumer-runtime/entities';
+import { DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters/entities';
+import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs/entities';
+import { SagaEntity, SagaStepEntity } from '@app/saga/entities';
 import {
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
   WebhookEndpointEntity,
   WebhookEndpointSecretEntity,
-} from '@app/webhooks';
+} from '@app/webhooks/entities';
 import { AgentTaskEntity } from './agent/agent-task.entity';
 import { DailyTotalEntity } from './analytics/daily-total.entity';
 import { StockReservationEntity } from './inventory/stock-reservation.entity';

@@ -1,8 +1,8 @@
-import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters';
-import { OperatorAuditEntity } from '@app/audit';
-import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs';
-import { OutboxMessageEntity } from '@app/outbox';
-import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks';
+import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters/entities';
+import { OperatorAuditEntity } from '@app/audit/entities';
+import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs/entities';
+import { OutboxMessageEntity } from '@app/outbox/entities';
+import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks/entities';
 import { OpsSampleEntity } from './admin/charts/ops-sample.entity';
 import { InboundEventEntity } from './events/inbound-event.entity';
 

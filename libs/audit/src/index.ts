@@ -1,2 +1,1 @@
-export * from './operator-audit.entity';
 export * from './operator-audit.repository';

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { ConsumerEventState } from './entities/consumer-event-status.entity';
+import { ConsumerEventState } from './consumer-states';
 
 const MAX_ERROR_LENGTH = 2000;
 

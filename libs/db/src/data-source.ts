@@ -1,4 +1,5 @@
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { Pool, PoolConfig } from 'pg';
+import type { DataSource, DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 
 /** TypeORM entity classes. */
@@ -25,6 +26,16 @@ export interface DataSourceSettings {
   synchronousCommit?: 'on' | 'off';
 }
 
+/** The pg pool settings a DataSource passes to its pool, and `createPool` to a plain one. */
+function poolSettings(settings: DataSourceSettings): PoolConfig {
+  return {
+    max: settings.poolSize ?? 10,
+    connectionTimeoutMillis: settings.connectTimeoutMs ?? 2000,
+    statement_timeout: settings.statementTimeoutMs ?? 10_000,
+    ...(settings.synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),
+  };
+}
+
 export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptions {
   return {
     type: 'postgres',
@@ -36,15 +47,35 @@ export function dataSourceOptions(settings: DataSourceSettings): DataSourceOptio
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: {
-      max: settings.poolSize ?? 10,
-      connectionTimeoutMillis: settings.connectTimeoutMs ?? 2000,
-      statement_timeout: settings.statementTimeoutMs ?? 10_000,
-      ...(settings.synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),
-    },
+    extra: poolSettings(settings),
   };
 }
 
+/**
+ * A DataSource, not yet initialized. TypeORM is required here, on first use, rather than when this library is
+ * imported: the relay imports it and runs on plain pg pools, and loading TypeORM would cost it 10–25 MB of memory
+ * (docs/benchmarks.md, Memory).
+ */
+export function newDataSource(settings: DataSourceSettings): DataSource {
+  const { DataSource } = require('typeorm') as typeof import('typeorm');
+  return new DataSource(dataSourceOptions(settings));
+}
+
 export async function connect(settings: DataSourceSettings): Promise<DataSource> {
-  return new DataSource(dataSourceOptions(settings)).initialize();
+  return newDataSource(settings).initialize();
+}
+
+/**
+ * A plain pg pool with the settings a DataSource would give its own (size, timeouts, application name), for a
+ * process without TypeORM (the relay). It connects on first use; `onError` hears an idle connection that broke
+ * (a restart of Postgres), which would otherwise end the process.
+ */
+export function createPool(settings: DataSourceSettings, onError: (error: Error) => void): Pool {
+  const pool = new Pool({
+    connectionString: settings.url,
+    application_name: settings.applicationName,
+    ...poolSettings(settings),
+  });
+  pool.on('error', onError);
+  return pool;
 }

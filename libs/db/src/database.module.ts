@@ -9,8 +9,8 @@ import {
 } from '@nestjs/common';
 import { LOGGER } from '@app/logger';
 import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
-import { DataSourceSettings, dataSourceOptions } from './data-source';
+import type { DataSource } from 'typeorm';
+import { DataSourceSettings, newDataSource } from './data-source';
 
 /** Postgres could not be reached; requests answer 503 and the next call tries to connect again. */
 export class DatabaseUnavailableError extends Error {
@@ -35,7 +35,7 @@ export class Database implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(SETTINGS) settings: DataSourceSettings,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.dataSource = new DataSource(dataSourceOptions(settings));
+    this.dataSource = newDataSource(settings);
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -6,4 +6,5 @@ export * from './pg-errors';
 export * from './database.module';
 export * from './migrations';
 export * from './pool-query';
+export * from './query-rows';
 export * from './statement-name';

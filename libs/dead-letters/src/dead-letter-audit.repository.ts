@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { DeadLetterAction } from './dead-letter-audit.entity';
+import { DeadLetterAction } from './dead-letter-states';
 
 export interface AuditEntry {
   id: string;

@@ -1,4 +1,4 @@
-import { DEAD_LETTER_STATUSES, DeadLetterStatus } from './dead-letter.entity';
+import { DEAD_LETTER_STATUSES, DeadLetterStatus } from './dead-letter-states';
 
 /** Which dead letters an operation is about. Every field narrows; an empty filter means all. */
 export interface DeadLetterFilter {

@@ -1,5 +1,5 @@
 import { HOOKRAIL_HEADERS } from '@app/contracts';
-import { connect } from '@app/db';
+import { connect, managerRows } from '@app/db';
 import { JobHeartbeatRepository } from '@app/jobs';
 import { createTestDatabase, DeadLetterScenario, orderEvent, TestDatabase, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
@@ -222,7 +222,9 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
     expect(Number((await dataSource.query(`SELECT count(*) AS n FROM dead_letters WHERE status = 'dead'`))[0].n)).toBe(
       dead,
     );
-    expect(await new JobHeartbeatRepository(dataSource.manager).find(DEAD_LETTER_RETENTION_JOB)).toMatchObject({
+    expect(
+      await new JobHeartbeatRepository(managerRows(dataSource.manager)).find(DEAD_LETTER_RETENTION_JOB),
+    ).toMatchObject({
       lastAffected: '1',
       lastError: null,
     });

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { DeadLetterStatus } from './dead-letter.entity';
+import { DeadLetterStatus } from './dead-letter-states';
 import { DeadLetterFilter, filterSql } from './dead-letter-filter';
 import { IncomingDeadLetter } from './dead-letter-message';
 

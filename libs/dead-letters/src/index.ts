@@ -1,6 +1,4 @@
-export * from './dead-letter-audit.entity';
 export * from './dead-letter-audit.repository';
-export * from './dead-letter.entity';
 export * from './dead-letter-filter';
 export * from './dead-letter-message';
 export * from './dead-letters.repository';
@@ -13,6 +11,6 @@ export * from './store/start-dead-letter-store';
 export * from './parking/confirmation-required.error';
 export * from './parking/dead-letter-id';
 export * from './parking/parked-events.repository';
-export * from './parking/parked-key.entity';
 export * from './parking/parked-keys.repository';
 export * from './parking/purge-parked-key.usecase';
+export * from './dead-letter-states';

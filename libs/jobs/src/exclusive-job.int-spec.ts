@@ -1,4 +1,4 @@
-import { connect } from '@app/db';
+import { connect, managerRows } from '@app/db';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { runExclusiveJob } from './exclusive-job';
@@ -40,13 +40,13 @@ describe('runExclusiveJob', () => {
 
   it('records a failed run in the heartbeat, keeps the last success, and rethrows', async () => {
     await runExclusiveJob(dataSource, 'prune-c', async () => ({ affected: 7 }));
-    const succeeded = await new JobHeartbeatRepository(dataSource.manager).find('prune-c');
+    const succeeded = await new JobHeartbeatRepository(managerRows(dataSource.manager)).find('prune-c');
     await expect(
       runExclusiveJob(dataSource, 'prune-c', async () => {
         throw new Error('disk full');
       }),
     ).rejects.toThrow('disk full');
-    const failed = await new JobHeartbeatRepository(dataSource.manager).find('prune-c');
+    const failed = await new JobHeartbeatRepository(managerRows(dataSource.manager)).find('prune-c');
     expect(failed).toMatchObject({
       lastError: 'disk full',
       lastAffected: '0',

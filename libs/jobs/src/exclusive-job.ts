@@ -1,5 +1,7 @@
+import { clientRows, managerRows, QueryRows } from '@app/db';
 import { errorMessage } from '@app/logger';
-import { DataSource, EntityManager } from 'typeorm';
+import { Pool } from 'pg';
+import type { DataSource, EntityManager } from 'typeorm';
 import { JobHeartbeatRepository } from './job-heartbeat.repository';
 import { JobLockRepository } from './job-lock.repository';
 import { JobScheduleRepository } from './job-schedule.repository';
@@ -15,6 +17,13 @@ export type JobSkip = { ran: false; reason: 'locked' } | { ran: false; reason: '
 
 export type JobResult<T extends JobOutcome = JobOutcome> = ({ ran: true } & T) | JobSkip;
 
+/** The one connection a run holds: its statements, what `work` gets, and how to give it back. */
+interface LockConnection<C> {
+  rows: QueryRows;
+  work: C;
+  release(): Promise<void> | void;
+}
+
 /**
  * Runs `work` unless another process runs the job of the same name right now (then it skips at once): a
  * session-level advisory lock, held on one connection for the whole run, decides. Every run that ran records its
@@ -25,52 +34,90 @@ export type JobResult<T extends JobOutcome = JobOutcome> = ({ ran: true } & T) |
  * lock, runs only when a full interval has passed since the last start of any process: a job that was due while
  * everything was down runs once, and several instances run it once per interval between them.
  */
-export async function runExclusiveJob<T extends JobOutcome>(
+export function runExclusiveJob<T extends JobOutcome>(
   dataSource: DataSource,
   name: string,
   work: (manager: EntityManager) => Promise<T>,
 ): Promise<JobResult<T>> {
+  return runLocked(
+    name,
+    async () => {
+      const runner = dataSource.createQueryRunner();
+      await runner.connect();
+      return { rows: managerRows(runner.manager), work: runner.manager, release: () => runner.release() };
+    },
+    work,
+  );
+}
+
+/**
+ * `runExclusiveJob` on a plain pg pool, for a process without TypeORM (the relay): the lock is held on one client of
+ * the pool, and `work` runs its statements on that client.
+ */
+export function runExclusivePoolJob<T extends JobOutcome>(
+  pool: Pool,
+  name: string,
+  work: (rows: QueryRows) => Promise<T>,
+): Promise<JobResult<T>> {
+  return runLocked(
+    name,
+    async () => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const onError = (error: Error) => (broken = error);
+      client.on('error', onError);
+      const rows = clientRows(client);
+      const release = () => {
+        client.removeListener('error', onError);
+        client.release(broken); // a client whose connection broke is dropped, not returned to the pool
+      };
+      return { rows, work: rows, release };
+    },
+    work,
+  );
+}
+
+async function runLocked<C, T extends JobOutcome>(
+  name: string,
+  connect: () => Promise<LockConnection<C>>,
+  work: (connection: C) => Promise<T>,
+): Promise<JobResult<T>> {
   const scheduled = scheduledRun.getStore();
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  const locks = new JobLockRepository(runner.manager);
+  const connection = await connect();
+  const locks = new JobLockRepository(connection.rows);
   try {
     if (!(await locks.tryLock(name))) return { ran: false, reason: 'locked' };
     try {
       if (scheduled) {
-        const schedules = new JobScheduleRepository(runner.manager);
+        const schedules = new JobScheduleRepository(connection.rows);
         await schedules.register(name, scheduled);
         const dueInMs = await schedules.dueInMs(name, scheduled.everyMs);
         // A timer that fires a little early (jitter, clock granularity) still counts as on time.
         if (dueInMs > Math.min(1000, scheduled.everyMs * 0.05)) return { ran: false, reason: 'not-due', dueInMs };
       }
-      return await runAndRecord(runner.manager, name, work);
+      return await runAndRecord(connection, name, work);
     } finally {
       await locks.unlock(name).catch(() => undefined);
     }
   } finally {
-    await runner.release();
+    await connection.release();
   }
 }
 
-async function runAndRecord<T extends JobOutcome>(
-  manager: EntityManager,
+async function runAndRecord<C, T extends JobOutcome>(
+  connection: LockConnection<C>,
   name: string,
-  work: (manager: EntityManager) => Promise<T>,
+  work: (connection: C) => Promise<T>,
 ): Promise<JobResult<T>> {
+  const heartbeats = new JobHeartbeatRepository(connection.rows);
   const startedAt = new Date();
   try {
-    const outcome = await work(manager);
-    await new JobHeartbeatRepository(manager).record({
-      name,
-      startedAt,
-      finishedAt: new Date(),
-      affected: outcome.affected,
-    });
+    const outcome = await work(connection.work);
+    await heartbeats.record({ name, startedAt, finishedAt: new Date(), affected: outcome.affected });
     return { ran: true, ...outcome };
   } catch (error) {
     const message = errorMessage(error);
-    await new JobHeartbeatRepository(manager)
+    await heartbeats
       .record({ name, startedAt, finishedAt: new Date(), affected: 0, error: message })
       .catch(() => undefined);
     throw error;

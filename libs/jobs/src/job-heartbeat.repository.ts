@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { QueryRows } from '@app/db';
 
 export interface JobRun {
   name: string;
@@ -24,10 +24,10 @@ export interface JobHeartbeat {
 
 /** The job_heartbeats statements, one method each. */
 export class JobHeartbeatRepository {
-  constructor(private readonly manager: EntityManager) {}
+  constructor(private readonly rows: QueryRows) {}
 
   async record(run: JobRun): Promise<void> {
-    await this.manager.query(
+    await this.rows(
       `INSERT INTO job_heartbeats (name, last_started_at, last_finished_at, last_duration_ms, last_affected, last_error, last_succeeded_at)
        VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $6::text IS NULL THEN $3::timestamptz END)
        ON CONFLICT (name) DO UPDATE SET
@@ -49,7 +49,7 @@ export class JobHeartbeatRepository {
   }
 
   async find(name: string): Promise<JobHeartbeat | null> {
-    const rows: Array<{
+    const rows = await this.rows<{
       name: string;
       last_started_at: Date;
       last_finished_at: Date;
@@ -57,7 +57,7 @@ export class JobHeartbeatRepository {
       last_affected: string;
       last_error: string | null;
       last_succeeded_at: Date | null;
-    }> = await this.manager.query(
+    }>(
       `SELECT name, last_started_at, last_finished_at, last_duration_ms, last_affected, last_error, last_succeeded_at
          FROM job_heartbeats WHERE name = $1`,
       [name],

@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { QueryRows } from '@app/db';
 
 /** Advisory-lock key space of scheduled jobs (first int4 of the two-key form); docs/architecture.md, Advisory locks. */
 export const JOB_LOCK_SPACE = 0x68720003;
@@ -13,12 +13,12 @@ export function jobLockKey(name: string): number {
   return hash | 0;
 }
 
-/** Session-level advisory lock statements; `manager` must be bound to one connection (a QueryRunner's). */
+/** Session-level advisory lock statements; `rows` must run on one connection (a QueryRunner's, a pool client's). */
 export class JobLockRepository {
-  constructor(private readonly manager: EntityManager) {}
+  constructor(private readonly rows: QueryRows) {}
 
   async tryLock(name: string): Promise<boolean> {
-    const [row] = await this.manager.query(`SELECT pg_try_advisory_lock($1, $2) AS locked`, [
+    const [row] = await this.rows<{ locked: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS locked`, [
       JOB_LOCK_SPACE,
       jobLockKey(name),
     ]);
@@ -26,6 +26,6 @@ export class JobLockRepository {
   }
 
   async unlock(name: string): Promise<void> {
-    await this.manager.query(`SELECT pg_advisory_unlock($1, $2)`, [JOB_LOCK_SPACE, jobLockKey(name)]);
+    await this.rows(`SELECT pg_advisory_unlock($1, $2)`, [JOB_LOCK_SPACE, jobLockKey(name)]);
   }
 }

@@ -1,5 +1,5 @@
+import { QueryRows } from '@app/db';
 import { Gauge, Registry } from 'prom-client';
-import { DataSource, EntityManager } from 'typeorm';
 import { JobScheduleRepository, JobStatus } from './job-schedule.repository';
 
 /**
@@ -12,7 +12,7 @@ export class JobMetrics {
 
   constructor(
     registry: Registry,
-    private readonly database: () => Promise<DataSource | EntityManager>,
+    private readonly database: () => Promise<QueryRows>,
   ) {
     const jobs = () => this.jobs();
     new Gauge({
@@ -48,7 +48,7 @@ export class JobMetrics {
       this.cached = {
         at: Date.now(),
         value: this.database()
-          .then((db) => new JobScheduleRepository(db).list())
+          .then((rows) => new JobScheduleRepository(rows).list())
           .catch(() => undefined),
       };
     }

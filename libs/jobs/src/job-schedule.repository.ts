@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { QueryRows } from '@app/db';
 import { ScheduledRun } from './scheduled-run';
 
 /** A job as operators see it: its schedule and its last run, and whether it is overdue. */
@@ -35,11 +35,11 @@ export function describeInterval(ms: number): string {
 
 /** The job_schedules statements, one method each. */
 export class JobScheduleRepository {
-  constructor(private readonly db: EntityManager | DataSource) {}
+  constructor(private readonly rows: QueryRows) {}
 
   /** Records (or refreshes) the job's schedule; the first registration time is kept. */
   async register(name: string, run: ScheduledRun): Promise<void> {
-    await this.db.query(
+    await this.rows(
       `INSERT INTO job_schedules (name, every_ms, grace, app) VALUES ($1, $2, $3, $4)
        ON CONFLICT (name) DO UPDATE SET
          every_ms = EXCLUDED.every_ms, grace = EXCLUDED.grace, app = EXCLUDED.app, registered_at = now()`,
@@ -49,7 +49,7 @@ export class JobScheduleRepository {
 
   /** Milliseconds until a run is due: a full interval after the last start (by the database's clock); 0 if never. */
   async dueInMs(name: string, everyMs: number): Promise<number> {
-    const rows: Array<{ wait_ms: number }> = await this.db.query(
+    const rows = await this.rows<{ wait_ms: number }>(
       `SELECT GREATEST(0, EXTRACT(EPOCH FROM last_started_at + $2 * interval '1 millisecond' - now()) * 1000)::float8 AS wait_ms
          FROM job_heartbeats WHERE name = $1`,
       [name, everyMs],
@@ -59,7 +59,7 @@ export class JobScheduleRepository {
 
   /** Every scheduled job, and every job that ran without a schedule, by name. */
   async list(): Promise<JobStatus[]> {
-    const rows: Array<Record<string, any>> = await this.db.query(
+    const rows = await this.rows<Record<string, any>>(
       `SELECT COALESCE(s.name, h.name) AS name, s.app, s.every_ms, s.grace,
               h.last_started_at, h.last_finished_at, h.last_succeeded_at, h.last_duration_ms, h.last_affected, h.last_error,
               CASE WHEN s.name IS NOT NULL THEN
@@ -94,7 +94,7 @@ export class JobScheduleRepository {
 
   /** Removes a job that no process runs any more (its schedule and heartbeat); true when there was one. */
   async forget(name: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+    const rows = await this.rows(
       `WITH schedule AS (DELETE FROM job_schedules WHERE name = $1 RETURNING 1),
             heartbeat AS (DELETE FROM job_heartbeats WHERE name = $1 RETURNING 1)
        SELECT 1 FROM schedule UNION ALL SELECT 1 FROM heartbeat`,

@@ -1,4 +1,4 @@
-import { connect } from '@app/db';
+import { connect, managerRows } from '@app/db';
 import { createLogger } from '@app/logger';
 import { createTestDatabase, TestDatabase, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
@@ -53,7 +53,8 @@ describe('scheduled jobs on Postgres', () => {
     );
   }
 
-  const job = async (name: string) => (await new JobScheduleRepository(dataSource).list()).find((j) => j.name === name);
+  const job = async (name: string) =>
+    (await new JobScheduleRepository(managerRows(dataSource.manager)).list()).find((j) => j.name === name);
 
   it('runs a job that fell due while everything was down once at start, then waits a full interval', async () => {
     await lastStartedAt('missed-while-down', 3600); // 60 missed intervals of a minute

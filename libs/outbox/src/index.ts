@@ -1,7 +1,5 @@
 export * from './outbox';
 export * from './outbox-lanes';
-export * from './outbox-message.entity';
 export * from './outbox-notify';
 export * from './outbox-row';
 export * from './outbox.repository';
-export * from './query-rows';

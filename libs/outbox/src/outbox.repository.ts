@@ -1,5 +1,5 @@
+import { QueryRows } from '@app/db';
 import { NewOutboxRow, OutboxRow } from './outbox-row';
-import { QueryRows } from './query-rows';
 
 const OUTBOX_COLUMNS = 'lane, event_id, topic, key, value, headers';
 

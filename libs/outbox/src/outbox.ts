@@ -1,8 +1,8 @@
 import { CloudEvent } from '@app/contracts';
+import { preparedManagerRows } from '@app/db';
 import { EntityManager } from 'typeorm';
 import { toOutboxRow } from './outbox-row';
 import { OutboxRepository } from './outbox.repository';
-import { preparedManagerRows } from './query-rows';
 
 /**
  * Adds a CloudEvent to the outbox inside the caller's transaction (`manager` is the transaction's manager): it is

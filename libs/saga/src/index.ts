@@ -4,8 +4,6 @@ export * from './saga-deadlines';
 export * from './saga-definition';
 export * from './saga-messages';
 export * from './saga-metrics';
-export * from './saga-step.entity';
 export * from './saga-transitions';
 export * from './saga-views';
-export * from './saga.entity';
 export * from './sagas.repository';

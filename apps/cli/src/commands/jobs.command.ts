@@ -1,3 +1,4 @@
+import { managerRows } from '@app/db';
 import { describeInterval, JobScheduleRepository, JobStatus } from '@app/jobs';
 import { CliContext, UsageError } from '../cli-context';
 import { formatTable } from '../output/table';
@@ -13,7 +14,7 @@ export async function jobsCommand(
   names: string[],
   options: { json: boolean },
 ): Promise<number> {
-  const jobs = new JobScheduleRepository(await ctx.database());
+  const jobs = new JobScheduleRepository(managerRows((await ctx.database()).manager));
   if (action === 'forget') {
     if (names.length !== 1) throw new UsageError('jobs forget takes one job name');
     if (!(await jobs.forget(names[0]))) throw new UsageError(`no job named ${names[0]}`);

@@ -1,8 +1,9 @@
 import { listBreakers } from '@app/consumer-runtime';
 import { CONSUMER_GROUPS } from '@app/contracts';
+import { managerRows } from '@app/db';
 import { DEAD_LETTER_STORE_GROUP } from '@app/dead-letters';
 import { findConsumerLag } from '@app/kafka';
-import { managerRows, OutboxRepository } from '@app/outbox';
+import { OutboxRepository } from '@app/outbox';
 import { CliContext } from '../cli-context';
 import { formatFields, formatTable } from '../output/table';
 

@@ -1,3 +1,4 @@
+import { managerRows } from '@app/db';
 import { JobHeartbeatRepository } from '@app/jobs';
 import { lockRows, useTestDataSource, waitFor } from '@app/testing';
 import { HISTORY_RETENTION_JOB, pruneHistory } from './history-retention';
@@ -104,7 +105,7 @@ describe('history retention', () => {
       })),
     );
     expect(await db.dataSource.query(`SELECT count(*)::int AS n FROM saga_steps`)).toEqual([{ n: 4 }]);
-    const heartbeat = await new JobHeartbeatRepository(db.dataSource.manager).find(HISTORY_RETENTION_JOB);
+    const heartbeat = await new JobHeartbeatRepository(managerRows(db.dataSource.manager)).find(HISTORY_RETENTION_JOB);
     expect(heartbeat).toMatchObject({ lastAffected: '10', lastError: null });
   });
 });

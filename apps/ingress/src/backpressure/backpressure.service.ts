@@ -1,6 +1,6 @@
-import { Database } from '@app/db';
+import { Database, managerRows } from '@app/db';
 import { LOGGER } from '@app/logger';
-import { managerRows, OutboxRepository } from '@app/outbox';
+import { OutboxRepository } from '@app/outbox';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Logger } from 'pino';
 import { Problem } from '../http/problem';

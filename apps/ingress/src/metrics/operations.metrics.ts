@@ -1,5 +1,5 @@
 import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
-import { Database } from '@app/db';
+import { Database, managerRows } from '@app/db';
 import { JobMetrics } from '@app/jobs';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
@@ -23,7 +23,7 @@ export class OperationsMetrics implements OnModuleInit {
     const registry = this.metrics.registry;
     const database = this.database;
     const lag = this.lag;
-    new JobMetrics(registry, async () => (await database.connection()).manager);
+    new JobMetrics(registry, async () => managerRows((await database.connection()).manager));
     new Gauge({
       name: 'hookrail_consumer_group_lag',
       help: 'Messages a consumer group still has to read, over its topics and partitions, measured from outside the group',

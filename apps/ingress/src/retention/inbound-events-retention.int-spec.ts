@@ -1,3 +1,4 @@
+import { managerRows } from '@app/db';
 import { JobHeartbeatRepository } from '@app/jobs';
 import { lockRows, useTestDataSource, waitForJobLock } from '@app/testing';
 import { InboundEventRepository } from '../events/inbound-event.repository';
@@ -49,7 +50,9 @@ describe('inbound events retention', () => {
     expect(await db.dataSource.query(`SELECT count(*)::int AS n FROM outbox`)).toEqual([{ n: 1 }]);
     // GET /events/:id reads this: a pruned event is not found (404).
     expect(await new InboundEventRepository().findById(db.dataSource.manager, old.id)).toBeUndefined();
-    const heartbeat = await new JobHeartbeatRepository(db.dataSource.manager).find(INBOUND_EVENTS_RETENTION_JOB);
+    const heartbeat = await new JobHeartbeatRepository(managerRows(db.dataSource.manager)).find(
+      INBOUND_EVENTS_RETENTION_JOB,
+    );
     expect(heartbeat).toMatchObject({ lastAffected: '25', lastError: null });
   });
 });

@@ -1,4 +1,4 @@
-import { QueryRows } from '@app/outbox';
+import { QueryRows } from '@app/db';
 
 /**
  * Advisory-lock key spaces of the relay (first int4 of the two-key form; docs/architecture.md, Advisory locks, lists

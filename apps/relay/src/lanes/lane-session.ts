@@ -1,4 +1,5 @@
-import { OUTBOX_CHANNEL, OUTBOX_LANES, clientRows, OutboxRepository } from '@app/outbox';
+import { clientRows } from '@app/db';
+import { OUTBOX_CHANNEL, OUTBOX_LANES, OutboxRepository } from '@app/outbox';
 import { Client } from 'pg';
 import { planLanes } from './lane-plan';
 import { LaneLockRepository } from './lane-lock.repository';

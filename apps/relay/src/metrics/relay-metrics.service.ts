@@ -1,10 +1,11 @@
-import { Database } from '@app/db';
+import { clientRows } from '@app/db';
 import { JobMetrics } from '@app/jobs';
 import { LOGGER } from '@app/logger';
-import { managerRows, OutboxRepository } from '@app/outbox';
+import { OutboxRepository } from '@app/outbox';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Logger } from 'pino';
 import { RelayEnv } from '../config/relay.env';
+import { RelayPool } from '../db/relay-pool';
 import { MetricsServer } from './metrics.server';
 import { RelayMetrics } from './relay.metrics';
 
@@ -19,15 +20,17 @@ export class RelayMetricsService implements OnApplicationBootstrap, OnModuleDest
   constructor(
     private readonly config: RelayEnv,
     private readonly metrics: RelayMetrics,
-    private readonly database: Database,
+    database: RelayPool,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.server = new MetricsServer(metrics.registry);
-    metrics.readBacklogFrom(async () => {
-      const outbox = new OutboxRepository(managerRows((await this.database.connection()).manager));
-      return { backlog: await outbox.backlog(), oldestPendingAt: await outbox.oldestPendingAt() };
-    });
-    new JobMetrics(metrics.registry, async () => (await this.database.connection()).manager);
+    const rows = clientRows(database.pool);
+    const outbox = new OutboxRepository(rows);
+    metrics.readBacklogFrom(async () => ({
+      backlog: await outbox.backlog(),
+      oldestPendingAt: await outbox.oldestPendingAt(),
+    }));
+    new JobMetrics(metrics.registry, async () => rows);
   }
 
   /**

@@ -1,9 +1,17 @@
+import { createPool, managerRows } from '@app/db';
 import { JobHeartbeatRepository } from '@app/jobs';
 import { lockRows, useTestDataSource, waitForJobLock } from '@app/testing';
+import { Pool } from 'pg';
 import { OUTBOX_RETENTION_JOB, pruneOutbox } from './outbox-retention';
 
 describe('outbox retention', () => {
   const db = useTestDataSource('retention-test');
+  let pool: Pool;
+
+  beforeAll(() => {
+    pool = createPool({ url: db.database.url, applicationName: 'retention-test' }, () => undefined);
+  });
+  afterAll(() => pool.end());
 
   /** Rows published `ageSeconds` ago (null: not published). */
   async function seed(count: number, ageSeconds: number | null): Promise<void> {
@@ -31,9 +39,9 @@ describe('outbox retention', () => {
     );
 
     const settings = { retentionSeconds: 3600, batchSize: 10 };
-    const first = pruneOutbox(db.dataSource, settings);
+    const first = pruneOutbox(pool, settings);
     await waitForJobLock(db.dataSource);
-    const second = await pruneOutbox(db.dataSource, settings);
+    const second = await pruneOutbox(pool, settings);
     expect(second).toEqual({ ran: false, reason: 'locked' });
 
     await blocker.commit();
@@ -42,7 +50,7 @@ describe('outbox retention', () => {
     expect(await countRows(`published_at < now() - interval '1 hour'`)).toBe(0);
     expect(await countRows(`published_at IS NOT NULL`)).toBe(10);
     expect(await countRows(`published_at IS NULL`)).toBe(5);
-    const heartbeat = await new JobHeartbeatRepository(db.dataSource.manager).find(OUTBOX_RETENTION_JOB);
+    const heartbeat = await new JobHeartbeatRepository(managerRows(db.dataSource.manager)).find(OUTBOX_RETENTION_JOB);
     expect(heartbeat).toMatchObject({ lastAffected: '25', lastError: null });
     expect(heartbeat?.lastSucceededAt).toBeInstanceOf(Date);
   });

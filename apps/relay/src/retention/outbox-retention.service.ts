@@ -1,9 +1,9 @@
-import { Database } from '@app/db';
 import { JobSchedule, scheduleJob } from '@app/jobs';
 import { LOGGER } from '@app/logger';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Logger } from 'pino';
 import { RelayEnv } from '../config/relay.env';
+import { RelayPool } from '../db/relay-pool';
 import { OUTBOX_RETENTION_JOB, pruneOutbox } from './outbox-retention';
 
 /** Runs the outbox retention job on a schedule in every relay; the job's lock lets one run at a time. */
@@ -11,12 +11,12 @@ import { OUTBOX_RETENTION_JOB, pruneOutbox } from './outbox-retention';
 export class OutboxRetentionService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly schedule: JobSchedule;
 
-  constructor(config: RelayEnv, database: Database, @Inject(LOGGER) logger: Logger) {
+  constructor(config: RelayEnv, database: RelayPool, @Inject(LOGGER) logger: Logger) {
     this.schedule = scheduleJob(
       OUTBOX_RETENTION_JOB,
       config.OUTBOX_RETENTION_INTERVAL_MS,
-      async () =>
-        pruneOutbox(await database.connection(), {
+      () =>
+        pruneOutbox(database.pool, {
           retentionSeconds: config.OUTBOX_RETENTION_SECONDS,
           batchSize: config.OUTBOX_RETENTION_BATCH,
         }),

@@ -1,6 +1,6 @@
-import { deleteInBatches, JobResult, runExclusiveJob } from '@app/jobs';
-import { managerRows, OutboxRepository } from '@app/outbox';
-import { DataSource } from 'typeorm';
+import { deleteInBatches, JobResult, runExclusivePoolJob } from '@app/jobs';
+import { OutboxRepository } from '@app/outbox';
+import { Pool } from 'pg';
 
 export const OUTBOX_RETENTION_JOB = 'outbox-retention';
 
@@ -16,9 +16,9 @@ export interface RetentionSettings {
  * the job `outbox-retention`: at most one run at a time across all relays, a heartbeat per run. Unpublished and
  * parked rows are never deleted.
  */
-export function pruneOutbox(dataSource: DataSource, settings: RetentionSettings): Promise<JobResult> {
-  return runExclusiveJob(dataSource, OUTBOX_RETENTION_JOB, async (manager) => {
-    const outbox = new OutboxRepository(managerRows(manager));
+export function pruneOutbox(pool: Pool, settings: RetentionSettings): Promise<JobResult> {
+  return runExclusivePoolJob(pool, OUTBOX_RETENTION_JOB, async (rows) => {
+    const outbox = new OutboxRepository(rows);
     const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
     return {
       affected: await deleteInBatches(settings.batchSize, (limit) => outbox.deletePublishedBefore(cutoff, limit)),

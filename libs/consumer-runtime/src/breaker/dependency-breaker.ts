@@ -1,4 +1,4 @@
-import { BreakerState } from '../entities/dependency-breaker.entity';
+import { BreakerState } from '../consumer-states';
 
 export interface BreakerSettings {
   /** Consecutive failures on the dependency (with no answer in between) that open the breaker. */

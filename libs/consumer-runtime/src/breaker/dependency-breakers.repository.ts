@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { BreakerState } from '../entities/dependency-breaker.entity';
+import { BreakerState } from '../consumer-states';
 
 const MAX_ERROR_LENGTH = 2000;
 

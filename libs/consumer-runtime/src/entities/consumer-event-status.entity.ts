@@ -1,6 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-
-export type ConsumerEventState = 'retrying' | 'dead' | 'processed' | 'parked';
+import { ConsumerEventState } from '../consumer-states';
 
 /**
  * The failure history of an event in a group: written by the runtime when an attempt fails (`retrying`), when the

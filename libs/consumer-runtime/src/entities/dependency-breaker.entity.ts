@@ -1,6 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-export type BreakerState = 'closed' | 'open';
+import { BreakerState } from '../consumer-states';
 
 /**
  * A consumer group's circuit breaker for one dependency (e.g. `notifier` / `email-provider`), upserted by the runtime

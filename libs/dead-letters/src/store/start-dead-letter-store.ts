@@ -1,10 +1,11 @@
 import { Closable } from '@app/config';
 import { dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
-import { JobHeartbeatEntity, scheduleJob } from '@app/jobs';
+import { scheduleJob } from '@app/jobs';
+import { JobHeartbeatEntity } from '@app/jobs/entities';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { Logger } from 'pino';
-import { DeadLetterEntity } from '../dead-letter.entity';
+import { DeadLetterEntity } from '../entities/dead-letter.entity';
 import { DEAD_LETTER_RETENTION_JOB, pruneDeadLetters } from '../retention/dead-letter-retention';
 import { DEAD_LETTER_STORE_GROUP, DeadLetterStore } from './dead-letter-store';
 

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { updatedRows } from '../endpoints/webhook-endpoints.repository';
-import { DeliveryState } from '../entities/webhook-delivery.entity';
+import { DeliveryState } from '../webhook-states';
 
 type Db = DataSource | EntityManager;
 

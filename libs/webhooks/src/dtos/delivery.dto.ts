@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { DELIVERY_STATES, DeliveryState } from '../entities/webhook-delivery.entity';
+import { DELIVERY_STATES, DeliveryState } from '../webhook-states';
 
 /** GET /admin/webhook-endpoints/:id/deliveries (query string), `hookrail deliveries list`. */
 export class ListDeliveriesQuery {

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { EndpointState } from '../entities/webhook-endpoint.entity';
+import { EndpointState } from '../webhook-states';
 import { SecretSummary } from '../webhook-secret';
 
 type Db = DataSource | EntityManager;

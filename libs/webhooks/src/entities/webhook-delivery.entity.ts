@@ -1,8 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { DeliveryState } from '../webhook-states';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
-
-export const DELIVERY_STATES = ['pending', 'sending', 'delivered', 'failed'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /**
  * One event to one endpoint, written by the `webhooks` consumer group in the transaction of its dedupe row.

@@ -1,7 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-export const ENDPOINT_STATES = ['enabled', 'disabled'] as const;
-export type EndpointState = (typeof ENDPOINT_STATES)[number];
+import { EndpointState } from '../webhook-states';
 
 /**
  * A subscriber's URL and what it wants: event-type filters (exact, or a prefix ending in `.*`), whether deliveries

@@ -1,8 +1,8 @@
 import { CONSUMER_GROUPS } from '@app/contracts';
-import { Database } from '@app/db';
+import { Database, managerRows } from '@app/db';
 import { AuditEntry, DEAD_LETTER_STORE_GROUP, DeadLetterAuditRepository } from '@app/dead-letters';
 import { findConsumerLag, PartitionLag } from '@app/kafka';
-import { managerRows, OutboxBacklog, OutboxRepository } from '@app/outbox';
+import { OutboxBacklog, OutboxRepository } from '@app/outbox';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdminKafka } from '../admin-kafka';
 

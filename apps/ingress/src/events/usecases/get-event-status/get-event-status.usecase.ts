@@ -1,6 +1,6 @@
 import { findGroupStatuses } from '@app/consumer-runtime';
-import { Database } from '@app/db';
-import { managerRows, OutboxRepository } from '@app/outbox';
+import { Database, managerRows } from '@app/db';
+import { OutboxRepository } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
 import { malformed, notFound } from '../../../http/problem';
 import { AgentTaskStatusRepository } from '../../agent-task-status.repository';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn, Unique } from 'typeorm';
-import { SagaState } from './saga-definition';
+import { SagaState } from '../saga-definition';
 
 /**
  * One saga instance, owned by its coordinator (libs/saga; the fulfilment group for `order-fulfilment`). Moved only

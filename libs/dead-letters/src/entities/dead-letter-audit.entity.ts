@@ -1,6 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-
-export type DeadLetterAction = 'replay' | 'purge';
+import { DeadLetterAction } from '../dead-letter-states';
 
 /** Every replay and purge an operator ran (dry runs change nothing and are not recorded): who, when, what. */
 @Entity('dead_letter_audit')

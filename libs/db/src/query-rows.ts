@@ -1,9 +1,11 @@
-import { preparedQuery, statementName } from '@app/db';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { preparedQuery } from './pool-query';
+import { statementName } from './statement-name';
 
 /**
- * Runs one statement and returns its rows. Every outbox statement returns rows (SELECT, or a CTE around
- * UPDATE/DELETE), so a TypeORM manager and a plain pg client fit alike.
+ * Runs one statement and returns its rows. The repositories that take one (the outbox's, the jobs') write every
+ * statement to return rows (SELECT, or a CTE around UPDATE/DELETE), so a TypeORM manager and a plain pg client or
+ * pool fit alike.
  */
 export type QueryRows = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
 
@@ -18,7 +20,10 @@ export const preparedManagerRows =
   (sql, params) =>
     preparedQuery(manager, sql, params ?? []);
 
-/** On a plain pg client (the relay's lane connection), each statement prepared once on that connection. */
+/**
+ * On a plain pg client (the relay's lane connection) or pool (the relay's jobs and metrics), each statement prepared
+ * once per connection.
+ */
 export const clientRows =
   (client: {
     query(statement: { name: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[] }>;

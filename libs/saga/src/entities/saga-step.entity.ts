@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { SagaPhase, SagaState } from './saga-definition';
-import { SagaEventName } from './saga-transitions';
+import { SagaPhase, SagaState } from '../saga-definition';
+import { SagaEventName } from '../saga-transitions';
 
 /** The history of a saga: one row per transition, written in the transaction that made it. */
 @Entity('saga_steps')

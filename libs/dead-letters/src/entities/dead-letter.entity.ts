@@ -1,7 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-
-export const DEAD_LETTER_STATUSES = ['dead', 'replaying', 'resolved', 'purged', 'parked'] as const;
-export type DeadLetterStatus = (typeof DEAD_LETTER_STATUSES)[number];
+import { DeadLetterStatus } from '../dead-letter-states';
 
 /**
  * One message a consumer group gave up on, indexed from `<group>.dlt` by the dead-letter store. The original

@@ -1,0 +1,2 @@
+export type ConsumerEventState = 'retrying' | 'dead' | 'processed' | 'parked';
+export type BreakerState = 'closed' | 'open';

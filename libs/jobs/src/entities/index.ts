@@ -1,0 +1,2 @@
+export * from './job-heartbeat.entity';
+export * from './job-schedule.entity';

@@ -1,0 +1,1 @@
+export * from './outbox-message.entity';

@@ -1,0 +1,2 @@
+export * from './saga-step.entity';
+export * from './saga.entity';

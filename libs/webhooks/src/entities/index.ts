@@ -1,0 +1,4 @@
+export * from './webhook-delivery-attempt.entity';
+export * from './webhook-delivery.entity';
+export * from './webhook-endpoint-secret.entity';
+export * from './webhook-endpoint.entity';
