@@ -16,13 +16,16 @@ export function appNodeOptions(app: AppName, override?: string): string[] {
   return startScriptNodeOptions(scripts[`start:${app}`] ?? '');
 }
 
+/** The V8 heap flags a start script may set: the generations' limits, and how far the heap grows between full GCs. */
+export const HEAP_FLAG = /^--(max-semi-space-size|max-old-space-size|heap-growing-percent)=\d+$/;
+
 /** The flags between `node` and the first argument that is not a V8 heap flag, e.g. `node --max-old-space-size=96 -r …`. */
 export function startScriptNodeOptions(script: string): string[] {
   const words = script.split(' ').filter(Boolean);
   if (words[0] !== 'node') return [];
   const flags: string[] = [];
   for (const word of words.slice(1)) {
-    if (!/^--max-(semi|old)-space-size=\d+$/.test(word)) break;
+    if (!HEAP_FLAG.test(word)) break;
     flags.push(word);
   }
   return flags;

@@ -20,7 +20,7 @@ export class RelayEnv extends BaseEnv {
   @IsInt()
   @Min(1)
   @Max(10_000)
-  RELAY_BATCH_SIZE = 1000;
+  RELAY_BATCH_SIZE = 500;
 
   /** Poll fallback when no notification arrives; at most 1 s so that a lost NOTIFY delays nothing for long. */
   @Type(() => Number)
