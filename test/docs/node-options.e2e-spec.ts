@@ -24,11 +24,14 @@ function startScriptFlags(app: string): string[] {
   return flags;
 }
 
-/** The quoted words of a `['node', …, '<entry>']` command that starts `entry`. */
+/** The quoted words of a `['node', …, '<entry>']` command that starts `entry` (on one line or spread over several). */
 function commandFlags(text: string, entry: string): string[] {
-  const line = text.split('\n').find((candidate) => candidate.includes(entry) && candidate.includes('node'));
-  if (!line) throw new Error(`no command starts ${entry}`);
-  return [...line.matchAll(/['"]([^'"]+)['"]/g)].map((match) => match[1]).filter((word) => HEAP_FLAG.test(word));
+  const end = text.indexOf(entry);
+  const start = text.lastIndexOf('[', end);
+  if (end < 0 || start < 0 || !text.slice(start, end).includes('node')) throw new Error(`no command starts ${entry}`);
+  return [...text.slice(start, end).matchAll(/['"]([^'"]+)['"]/g)]
+    .map((match) => match[1])
+    .filter((word) => HEAP_FLAG.test(word));
 }
 
 describe('the apps’ heap limits', () => {
