@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { HEAP_FLAG, startScriptNodeOptions } from '../../bench/lib/app-node-options';
 
 /**
  * Each app's heap limits are written where it is started: its `start:<app>` script (npm start runs those), its
@@ -9,19 +10,10 @@ import path from 'node:path';
  */
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
-const HEAP_FLAG = /^--(max-semi-space-size|max-old-space-size|heap-growing-percent)=\d+$/;
 const APPS = ['ingress', 'relay', 'consumers'] as const;
 
 function startScriptFlags(app: string): string[] {
-  const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
-  const words = scripts[`start:${app}`].split(' ');
-  expect(words[0]).toBe('node');
-  const flags: string[] = [];
-  for (const word of words.slice(1)) {
-    if (!HEAP_FLAG.test(word)) break;
-    flags.push(word);
-  }
-  return flags;
+  return startScriptNodeOptions(JSON.parse(read('package.json')).scripts[`start:${app}`]);
 }
 
 /** The quoted words of a `['node', …, '<entry>']` command that starts `entry` (on one line or spread over several). */

@@ -19,7 +19,7 @@ export class RelayMetricsService implements OnApplicationBootstrap, OnModuleDest
 
   constructor(
     private readonly config: RelayEnv,
-    private readonly metrics: RelayMetrics,
+    metrics: RelayMetrics,
     database: RelayPool,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
