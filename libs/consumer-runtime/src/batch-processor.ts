@@ -1,13 +1,12 @@
-import { HOOKRAIL_HEADERS } from '@app/contracts';
 import { ClaimedParkedEvent } from '@app/dead-letters';
 import { Batch, KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { GroupBreakers } from './breaker/group-breakers';
 import { errorMessage } from './classify-error';
-import { isDeadAlready, recordEventStatus } from './consumer-event-status.repository';
+import { recordEventStatus } from './consumer-event-status.repository';
 import { ConsumerMetrics } from './consumer-metrics';
-import { ANY_EVENT_TYPE, FailurePolicy } from './handler';
+import { ANY_EVENT_TYPE, FailurePolicy, Handler } from './handler';
 import { KeyParking } from './parking/key-parking';
 import { ParkingDecisions } from './parking/parking-decisions';
 import { PartitionHolds } from './partition-holds';
@@ -15,6 +14,7 @@ import { PendingWrites } from './pending-writes';
 import { ProcessedEventClaims } from './processed-events.repository';
 import { GroupRetryHooks } from './retry-hooks';
 import { DeadLetterStep } from './steps/dead-letter.middleware';
+import { GiveUpStep } from './steps/give-up.middleware';
 import { dedupe } from './steps/dedupe.middleware';
 import { HandledMessage, HandleStep } from './steps/handle.middleware';
 import { Outcome, ParkStep } from './steps/park.middleware';
@@ -24,6 +24,8 @@ import { Failure, nextFailure, retry, RetrySettings } from './steps/retry.middle
 /** A handler with its steps composed: dedupe inside the transaction, and the failure policy for retry. */
 export interface CompiledHandler {
   type: string;
+  /** The handler itself (groups that apply records by key run it before their transaction). */
+  handler: Handler;
   apply: ReturnType<typeof dedupe>;
   policy: FailurePolicy;
 }
@@ -56,9 +58,6 @@ export interface BatchControls {
   commit(message: KafkaMessage): Promise<void>;
 }
 
-/** How soon a partition tries again when the database did not take its key's parking. */
-const PARK_RETRY_MS = 1_000;
-
 type Item = { message: KafkaMessage; handled?: HandledMessage; policy?: FailurePolicy };
 
 /**
@@ -70,12 +69,14 @@ type Item = { message: KafkaMessage; handled?: HandledMessage; policy?: FailureP
  * the transaction holding its effect committed, or its dead letter was acknowledged.
  */
 export class BatchProcessor {
-  private readonly parkStep: ParkStep;
+  private readonly parkStep: ParkStep<HandledMessage>;
   private readonly hooks: GroupRetryHooks;
+  private readonly giveUpStep: GiveUpStep;
 
   constructor(private readonly deps: BatchProcessorDeps) {
     this.parkStep = new ParkStep(new HandleStep(deps), deps.parking);
     this.hooks = new GroupRetryHooks(deps);
+    this.giveUpStep = new GiveUpStep(deps);
   }
 
   async process(batch: Batch, controls: BatchControls): Promise<void> {
@@ -143,8 +144,7 @@ export class BatchProcessor {
           );
           parking = await this.parkStep.begin(
             manager,
-            batch.topic,
-            events.map((item) => item.message),
+            events.map(({ message }) => ({ topic: batch.topic, message })),
           );
           const pending = new PendingWrites();
           for (const [index, item] of run.entries()) {
@@ -218,7 +218,7 @@ export class BatchProcessor {
         let replays: ClaimedParkedEvent[] = [];
         const result = await dataSource.transaction(async (manager) => {
           const claims = await ProcessedEventClaims.claim(manager, group, [event.id]);
-          parking = await this.parkStep.begin(manager, batch.topic, [item.message]);
+          parking = await this.parkStep.begin(manager, [{ topic: batch.topic, message: item.message }]);
           const pending = new PendingWrites();
           const applied = await this.parkStep.handle(handled, attempt, { manager, pending, claims }, parking);
           await pending.flush(manager);
@@ -258,7 +258,7 @@ export class BatchProcessor {
     }
   }
 
-  /** The dead-letter step; a dead letter the broker did not take makes the partition wait, then try again. */
+  /** The give-up step; a dead letter or parking the broker or database did not take makes the partition wait. */
   private async deadLetter(
     batch: Batch,
     message: KafkaMessage,
@@ -267,38 +267,9 @@ export class BatchProcessor {
     failure: Failure,
   ): Promise<boolean> {
     const { topic, partition } = batch;
-    const { deadLetters, holds, parking, group, logger, dataSource } = this.deps;
-    let deadAlready: boolean;
-    try {
-      deadAlready = !!eventId && !isReplay(message) && (await isDeadAlready(dataSource, group, eventId));
-    } catch (error) {
-      logger.error(
-        { group, eventId, topic, partition, offset: message.offset, err: errorMessage(error) },
-        'could not tell whether the event is dead-lettered already; offset not committed, tried again later',
-      );
-      holds.hold({ topic, partition, offset: message.offset, retryAt: Date.now() + deadLetters.retryDelayMs() });
-      return false;
-    }
-    if (deadAlready) {
-      // Another copy of an event this group already gave up on (the relay publishes at least once): its dead
-      // letter is in the store, and a second one would have the operator replay the same event twice.
-      logger.warn(
-        { group, eventId, topic, partition, offset: message.offset },
-        'a copy of an event already dead-lettered; not dead-lettered again',
-      );
-      return true;
-    }
-    const source = { topic, partition, message, eventId, type };
-    const identity = parking?.identify(source);
-    const deadLetterId = identity && !identity.replay ? identity.id : undefined;
-    if (await deadLetters.deadLetter({ ...source, deadLetterId }, failure)) {
-      // The key is parked before the offset moves past its dead letter, so that its next event finds it parked.
-      if (!parking || (await parking.deadLettered(source, identity!))) return true;
-      holds.hold({ topic, partition, offset: message.offset, retryAt: Date.now() + PARK_RETRY_MS });
-      return false;
-    }
-    holds.hold({ topic, partition, offset: message.offset, retryAt: Date.now() + deadLetters.retryDelayMs() });
-    return false;
+    const result = await this.giveUpStep.giveUp({ topic, partition, message, eventId, type }, failure);
+    if (!result.done) this.deps.holds.hold({ topic, partition, offset: message.offset, retryAt: result.retryAt });
+    return result.done;
   }
 
   /** After failures or a replay there is a status row saying otherwise; it turns `processed` with the effect. */
@@ -330,8 +301,4 @@ export class BatchProcessor {
     if (outcome === 'applied') this.deps.metrics.processed.inc(labels);
     else if (outcome === 'duplicate') this.deps.metrics.duplicates.inc(labels);
   }
-}
-
-function isReplay(message: KafkaMessage): boolean {
-  return Number(message.headers?.[HOOKRAIL_HEADERS.replayCount]?.toString() ?? 0) > 0;
 }

@@ -9,6 +9,9 @@ export class ConsumerMetrics {
   readonly deadLetters: Counter<'group' | 'type'>;
   readonly handlerSeconds: Histogram<'group' | 'type'>;
   readonly lag: Gauge<'group' | 'topic' | 'partition'>;
+  /** Groups that apply records by key: records being worked on, and records waiting (a retry, a dependency). */
+  readonly inFlight: Gauge<'group'>;
+  readonly waiting: Gauge<'group'>;
   readonly breakerOpen: Gauge<'group' | 'dependency'>;
   readonly breakerTransitions: Counter<'group' | 'dependency' | 'state'>;
   /** Parked keys and events of the groups that park keys (at scrape time). */
@@ -51,6 +54,18 @@ export class ConsumerMetrics {
       name: 'hookrail_consumer_lag',
       help: 'Messages behind the high watermark, per partition',
       labelNames: ['group', 'topic', 'partition'],
+      registers,
+    });
+    this.inFlight = new Gauge({
+      name: 'hookrail_consumer_in_flight',
+      help: 'Records being worked on at once (groups that apply records concurrently by key)',
+      labelNames: ['group'],
+      registers,
+    });
+    this.waiting = new Gauge({
+      name: 'hookrail_consumer_records_waiting',
+      help: 'Records waiting for a retry or a dependency, each holding only its key (groups that apply records by key)',
+      labelNames: ['group'],
       registers,
     });
     this.breakerOpen = new Gauge({

@@ -14,11 +14,16 @@ import { Unparker } from './parking/unparker';
 import { PartitionHolds } from './partition-holds';
 import { DeadLetterStep } from './steps/dead-letter.middleware';
 import { dedupe } from './steps/dedupe.middleware';
+import { GiveUpStep } from './steps/give-up.middleware';
+import { KeyedCommitter } from './keyed/keyed-committer';
+import { KeyedDispatcher, KeyedSettings } from './keyed/keyed-dispatcher';
+import { KeyedRecords } from './keyed/keyed-records';
 
 /** Heartbeat errors that mean the group is rebalancing: the batches in hand stop after their current message. */
 const REBALANCING = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'NOT_COORDINATOR']);
 export const DEFAULT_RETRY_CEILING_MS = 3_600_000;
 export const DEFAULT_UNPARK_RESEND_MS = 60_000;
+export const DEFAULT_KEYED_SETTINGS: KeyedSettings = { perPartition: 32, maxInFlight: 128, windowSize: 1_000 };
 
 /**
  * What a group does with the later events of a key whose event it dead-lettered. `none` (the default): applies them
@@ -26,6 +31,14 @@ export const DEFAULT_UNPARK_RESEND_MS = 60_000;
  * events behind it, then applies them in their order.
  */
 export type KeyOrder = 'none' | 'park';
+
+/**
+ * How a group works through a partition. `batch` (the default): one record at a time, runs of records applied in one
+ * transaction; for groups whose work is local to the database. `key`: records of different keys at the same time,
+ * each key in offset order, handlers run before the transaction and their writes committed together; for groups
+ * whose handlers wait on a provider.
+ */
+export type Concurrency = 'batch' | 'key';
 
 export interface ConsumerRuntimeOptions {
   /** The service's name: its consumer group, its `processed_events` and status rows, its dead letters. */
@@ -61,6 +74,10 @@ export interface ConsumerRuntimeOptions {
   keyOrder?: KeyOrder;
   /** `park`: a parked event sent for replay and not applied after this long is sent again (default 60 s). */
   unparkResendMs?: number;
+  /** `key`: records of different keys at once (default `batch`). */
+  concurrency?: Concurrency;
+  /** With `concurrency: 'key'`: the bounds (defaults DEFAULT_KEYED_SETTINGS). */
+  keyed?: Partial<KeyedSettings>;
   /** Called after each database commit, before the offset commit: the crash tests kill the process here. */
   afterDbCommit?: () => void;
 }
@@ -83,6 +100,7 @@ export class ConsumerRuntime {
   private holds?: PartitionHolds;
   private breakers?: GroupBreakers;
   private unparker?: Unparker;
+  private dispatcher?: KeyedDispatcher;
 
   constructor(private readonly options: ConsumerRuntimeOptions) {
     this.group = options.group;
@@ -126,6 +144,55 @@ export class ConsumerRuntime {
       metrics,
       logger,
     });
+    const parking =
+      this.options.keyOrder === 'park'
+        ? new KeyParking({ group, replayTopic: this.replayTopic, producer: this.producer, dataSource, logger })
+        : undefined;
+    const deadLetters = new DeadLetterStep({
+      group,
+      dltTopic: this.dltTopic,
+      producer: this.producer,
+      dataSource,
+      logger,
+      metrics,
+    });
+    const run =
+      this.options.concurrency === 'key'
+        ? this.keyed(consumer, breakers, deadLetters, parking)
+        : this.batches(consumer, breakers, deadLetters, parking);
+    if (parking) {
+      metrics.parking.track(group, dataSource);
+      this.unparker = new Unparker(parking, {
+        resendAfterMs: this.options.unparkResendMs ?? DEFAULT_UNPARK_RESEND_MS,
+      });
+      this.unparker.start();
+    }
+    await run();
+    logger.info(
+      {
+        group,
+        groupId: this.options.groupId ?? group,
+        topics: this.topics,
+        dltTopic: this.dltTopic,
+        keyOrder: this.options.keyOrder ?? 'none',
+        concurrency: this.options.concurrency ?? 'batch',
+        ...(this.options.concurrency === 'key' && { keyed: this.keyedSettings() }),
+      },
+      'consumer group running',
+    );
+  }
+
+  /**
+   * One record at a time per partition, through the BatchProcessor; waits hand the partition back (PartitionHolds).
+   * Returns what starts the consumer.
+   */
+  private batches(
+    consumer: Consumer,
+    breakers: GroupBreakers,
+    deadLetters: DeadLetterStep,
+    parking: KeyParking | undefined,
+  ): () => Promise<void> {
+    const { logger, group, dataSource, metrics } = this.options;
     const holds = new PartitionHolds(
       consumer,
       (dependency) => breakers.isOpen(dependency),
@@ -136,17 +203,12 @@ export class ConsumerRuntime {
         ),
     );
     breakers.attach(holds);
-    this.breakers = breakers;
     this.holds = holds;
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       this.rebalancing = false;
       holds.reassigned(payload.memberAssignment);
       logger.info({ group, memberId: payload.memberId, assignment: payload.memberAssignment }, 'partitions assigned');
     });
-    const parking =
-      this.options.keyOrder === 'park'
-        ? new KeyParking({ group, replayTopic: this.replayTopic, producer: this.producer, dataSource, logger })
-        : undefined;
     const processor = new BatchProcessor({
       group,
       dataSource,
@@ -155,48 +217,88 @@ export class ConsumerRuntime {
       handlers: this.compileHandlers(),
       maxBatchSize: this.options.maxBatchSize ?? 500,
       retry: { ceilingMs: this.options.retryCeilingMs ?? DEFAULT_RETRY_CEILING_MS, inlineWaitMaxMs: 1_000 },
-      deadLetters: new DeadLetterStep({
-        group,
-        dltTopic: this.dltTopic,
-        producer: this.producer,
-        dataSource,
-        logger,
-        metrics,
-      }),
+      deadLetters,
       holds,
       breakers,
       parking,
       afterDbCommit: this.options.afterDbCommit,
     });
-    if (parking) {
-      metrics.parking.track(group, dataSource);
-      this.unparker = new Unparker(parking, {
-        resendAfterMs: this.options.unparkResendMs ?? DEFAULT_UNPARK_RESEND_MS,
+    return () =>
+      consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
+        eachBatch: (payload) => this.track(this.processBatch(processor, payload)),
       });
-      this.unparker.start();
-    }
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
-      eachBatch: (payload) => this.track(this.processBatch(processor, payload)),
-    });
-    logger.info(
-      {
+  }
+
+  /**
+   * Records of different keys at once (KeyedDispatcher): kafkajs's batch callback only hands the records over and
+   * returns, so fetching goes on while records wait on providers; offsets are committed by the dispatcher. Returns what
+   * starts the consumer.
+   */
+  private keyed(
+    consumer: Consumer,
+    breakers: GroupBreakers,
+    deadLetters: DeadLetterStep,
+    parking: KeyParking | undefined,
+  ): () => Promise<void> {
+    const { logger, group, dataSource, metrics } = this.options;
+    const maxBatchSize = this.options.maxBatchSize ?? 500;
+    const records = new KeyedRecords({
+      group,
+      dataSource,
+      logger,
+      metrics,
+      handlers: this.compileHandlers(),
+      retry: { ceilingMs: this.options.retryCeilingMs ?? DEFAULT_RETRY_CEILING_MS, inlineWaitMaxMs: 0 },
+      breakers,
+      giveUp: new GiveUpStep({ group, dataSource, logger, deadLetters, parking }),
+      committer: new KeyedCommitter({
         group,
-        groupId: this.options.groupId ?? group,
-        topics: this.topics,
-        dltTopic: this.dltTopic,
-        keyOrder: this.options.keyOrder ?? 'none',
-      },
-      'consumer group running',
-    );
+        dataSource,
+        logger,
+        maxBatchSize,
+        parking,
+        afterDbCommit: this.options.afterDbCommit,
+      }),
+      parks: parking !== undefined,
+    });
+    const dispatcher = new KeyedDispatcher({
+      group,
+      consumer,
+      records,
+      settings: this.keyedSettings(),
+      logger,
+      metrics,
+      isOpen: (dependency) => breakers.isOpen(dependency),
+    });
+    breakers.attach(dispatcher);
+    this.dispatcher = dispatcher;
+    consumer.on(consumer.events.REBALANCING, () => dispatcher.rebalancing());
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      dispatcher.assigned(payload.memberAssignment);
+      logger.info({ group, memberId: payload.memberId, assignment: payload.memberAssignment }, 'partitions assigned');
+    });
+    return () =>
+      consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
+        eachBatch: ({ batch, resolveOffset }) =>
+          this.track(dispatcher.intake(batch, (offset) => resolveOffset(offset))),
+      });
+  }
+
+  private keyedSettings(): KeyedSettings {
+    return { ...DEFAULT_KEYED_SETTINGS, ...this.options.keyed };
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
     // kafkajs ignores commitOffsets once its runner stops: let the batch in hand commit before disconnecting.
     await Promise.allSettled([...this.inFlight]);
+    await this.dispatcher?.stop();
     await this.unparker?.stop();
     this.holds?.clear();
     await this.breakers?.stop();
@@ -255,6 +357,7 @@ export class ConsumerRuntime {
       if (compiled.has(type)) throw new Error(`group ${this.group} has two handlers for ${type}`);
       compiled.set(type, {
         type,
+        handler,
         apply: dedupe(handler),
         policy: { retry: { ...DEFAULT_RETRY_POLICY, ...policy?.retry }, isPermanent: policy?.isPermanent },
       });

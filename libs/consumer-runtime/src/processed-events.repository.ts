@@ -25,6 +25,20 @@ export class ProcessedEventClaims {
     return new ProcessedEventClaims(group, new Set(rows.map((row) => row.event_id)));
   }
 
+  /**
+   * The events among these that the group applied already (no lock, no claim): a hint that lets a handler that calls
+   * a provider skip a redelivered event; the claim in the effect's transaction still decides.
+   */
+  static async appliedAmong(db: DataSource, group: string, eventIds: string[]): Promise<Set<string>> {
+    if (eventIds.length === 0) return new Set();
+    const rows = await preparedQuery<{ event_id: string }>(
+      db.manager,
+      `SELECT event_id FROM processed_events WHERE "group" = $1 AND event_id = ANY($2::varchar[])`,
+      [group, eventIds],
+    );
+    return new Set(rows.map((row) => row.event_id));
+  }
+
   take(eventId: string): boolean {
     return this.fresh.delete(eventId);
   }

@@ -1,10 +1,10 @@
-import { ConsumerMetrics, ConsumerRuntime, KeyOrder, PermanentError } from '@app/consumer-runtime';
+import { Concurrency, ConsumerMetrics, ConsumerRuntime, KeyOrder, PermanentError } from '@app/consumer-runtime';
 import { CloudEvent, dltTopic, replayTopic, SHOP_ORDER_PLACED_V1 } from '@app/contracts';
 import { DeadLetterStore, replayDeadLetters } from '@app/dead-letters';
 import { ensureTopics } from '@app/kafka';
 import { createLogger } from '@app/logger';
 import { Producer } from 'kafkajs';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { createTestTopic, deleteTopics, endOffset, produce, testKafka, uniqueName } from './test-kafka';
 import { waitFor } from './wait-for';
 
@@ -13,11 +13,27 @@ export interface ParkingScenarioOptions {
   /** Start the dead-letter store with the group (default true); `startStore()` starts it later. */
   store?: boolean;
   unparkResendMs?: number;
+  /** How the group works through its partition (default `batch`). */
+  concurrency?: Concurrency;
+}
+
+interface Effect {
+  group: string;
+  eventId: string;
+  key: string | undefined;
+}
+
+/** The scenario's effect, queued with `ctx.write` (so it runs in either mode). */
+async function insertEffects(manager: EntityManager, rows: Effect[]): Promise<void> {
+  await manager.query(
+    `INSERT INTO parking_effects ("group", event_id, key) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`,
+    [rows.map((row) => row.group), rows.map((row) => row.eventId), rows.map((row) => row.key ?? null)],
+  );
 }
 
 /**
  * One consumer group on the real runtime, on a topic of one partition, that records every event it applies in
- * `parking_effects` (in the runtime's transaction) and rejects with a PermanentError the events listed in
+ * `parking_effects` (queued with `ctx.write`, written in the runtime's transaction) and rejects with a PermanentError the events listed in
  * `rejected` (dead-lettered at once) until they are taken off the list. Parks keys unless told otherwise; the
  * dead-letter store indexes its DLT.
  */
@@ -55,11 +71,7 @@ export class ParkingScenario {
           type: SHOP_ORDER_PLACED_V1,
           handler: async (event, ctx) => {
             if (scenario.rejected.has(event.id)) throw new PermanentError(`rejected ${event.id} of ${event.subject}`);
-            await ctx.manager.query(`INSERT INTO parking_effects ("group", event_id, key) VALUES ($1, $2, $3)`, [
-              ctx.group,
-              event.id,
-              event.subject,
-            ]);
+            ctx.write(insertEffects, { group: ctx.group, eventId: event.id, key: event.subject });
           },
         },
       ],
@@ -69,6 +81,7 @@ export class ParkingScenario {
       metrics: scenario.metrics,
       keyOrder: options.keyOrder ?? 'park',
       unparkResendMs: options.unparkResendMs,
+      concurrency: options.concurrency,
     });
     await scenario.runtime.start();
     if (options.store ?? true) await scenario.startStore();

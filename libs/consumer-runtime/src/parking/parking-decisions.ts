@@ -8,13 +8,13 @@ import {
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
 import { ProcessedEventClaims } from '../processed-events.repository';
-import { HandledMessage } from '../steps/handle.middleware';
+import { ParsedMessage } from '../steps/handle.middleware';
 import { keyOf, replayOf } from './message-keys';
 
 /** What the decisions need of the group's parking (KeyParking). */
 export interface ParkingHost {
   readonly deps: { group: string; replayTopic: string; logger: Logger };
-  parkedRow(source: HandledMessage & { eventId: string; type: string }, id: string, headId: string): NewParkedEvent;
+  parkedRow(source: ParsedMessage & { eventId: string; type: string }, id: string, headId: string): NewParkedEvent;
   recordParked(manager: EntityManager, eventId: string, headId: string): Promise<unknown>;
   advance(manager: EntityManager, key: string, headId: string): Promise<ClaimedParkedEvent[]>;
 }
@@ -30,7 +30,7 @@ export class ParkingDecisions {
   private readonly parkedEvents: NewParkedEvent[] = [];
   private readonly parkedReplays: Array<{ id: string; headId: string; eventId: string }> = [];
   private readonly parkedIds = new Set<string>();
-  private readonly copies: Array<{ item: HandledMessage; headId: string }> = [];
+  private readonly copies: Array<{ item: ParsedMessage; headId: string }> = [];
   private readonly doneHeads = new Map<string, string>();
   private stored = new Set<string>();
 
@@ -45,7 +45,7 @@ export class ParkingDecisions {
    * key's head; an event the group already applied goes to the dedupe step as always (it skips it); a live message
    * whose own dead letter is the head was dead-lettered already (a redelivery) and is left alone.
    */
-  decide(item: HandledMessage, claims: ProcessedEventClaims): ParkDecision {
+  decide(item: ParsedMessage, claims: ProcessedEventClaims): ParkDecision {
     const key = keyOf(item.message);
     const head = key === null ? undefined : this.heads.get(key);
     if (head === undefined || !claims.isFresh(item.event.id)) return 'handle';
@@ -72,7 +72,7 @@ export class ParkingDecisions {
   }
 
   /** The message went through its handler (applied, or a duplicate): if it was its key's head, the key moves on. */
-  handled(item: HandledMessage): void {
+  handled(item: ParsedMessage): void {
     const key = keyOf(item.message);
     const replayed = replayOf(item.message);
     if (key !== null && replayed !== undefined && this.heads.get(key)?.headId === replayed)

@@ -8,13 +8,17 @@ import { PendingWrites } from '../pending-writes';
 import { ProcessedEventClaims } from '../processed-events.repository';
 import { DedupeOutcome } from './dedupe.middleware';
 
-/** A parsed message on its way to its handler (already wrapped by the dedupe step). */
-export interface HandledMessage {
+/** A message that parsed as an event of a type its group handles, and where it was read. */
+export interface ParsedMessage {
   topic: string;
   partition: number;
   message: KafkaMessage;
   event: CloudEvent;
   replayCount: number;
+}
+
+/** A parsed message on its way to its handler (already wrapped by the dedupe step). */
+export interface HandledMessage extends ParsedMessage {
   apply(event: CloudEvent, ctx: MessageContext, claims: ProcessedEventClaims): Promise<DedupeOutcome>;
 }
 

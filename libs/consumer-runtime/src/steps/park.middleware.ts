@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { KeyParking } from '../parking/key-parking';
 import { ParkDecision, ParkingDecisions } from '../parking/parking-decisions';
 import { DedupeOutcome } from './dedupe.middleware';
-import { HandledMessage, HandleStep, HandleTransaction } from './handle.middleware';
+import { HandleTransaction, ParsedMessage } from './handle.middleware';
 
 /** What became of a message in a transaction: applied or skipped as a duplicate, or parked / left by its key. */
 export type Outcome = DedupeOutcome | Exclude<ParkDecision, 'handle'>;
@@ -14,20 +14,31 @@ export type Outcome = DedupeOutcome | Exclude<ParkDecision, 'handle'>;
  * is parked is stored behind the key's dead letter instead of being handled, and an applied replay of a key's head
  * lets the key's next parked event go. Without parking it is the handle step alone.
  */
-export class ParkStep {
+export class ParkStep<T extends ParsedMessage> {
   constructor(
-    private readonly handleStep: HandleStep,
+    private readonly handleStep: { handle(item: T, attempt: number, tx: HandleTransaction): Promise<DedupeOutcome> },
     private readonly parking?: KeyParking,
   ) {}
 
-  /** The parked keys among these messages, locked for the transaction (nothing for a group that does not park). */
-  begin(manager: EntityManager, topic: string, messages: KafkaMessage[]): Promise<ParkingDecisions> | undefined {
+  /**
+   * The parked keys among these messages, locked for the transaction (nothing for a group that does not park); for
+   * update when one of them comes from the replay topic (its apply may move its key's head on).
+   */
+  begin(
+    manager: EntityManager,
+    messages: ReadonlyArray<{ topic: string; message: KafkaMessage }>,
+  ): Promise<ParkingDecisions> | undefined {
     const { parking } = this;
-    return parking?.begin(manager, messages, topic === parking.deps.replayTopic);
+    const forUpdate = messages.some(({ topic }) => topic === parking?.deps.replayTopic);
+    return parking?.begin(
+      manager,
+      messages.map(({ message }) => message),
+      forUpdate,
+    );
   }
 
   async handle(
-    handled: HandledMessage,
+    handled: T,
     attempt: number,
     tx: HandleTransaction,
     decisions: ParkingDecisions | undefined,

@@ -91,6 +91,15 @@ export class ParkedKeysRepository {
     return rows.map((row) => ({ key: row.key, headId: row.head_dead_letter_id, headEventId: row.head_event_id }));
   }
 
+  /** Whether the key is parked now (no lock: a hint before work that the locked decision confirms). */
+  async isParked(group: string, key: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM parked_keys WHERE "group" = $1 AND key = $2`, [
+      group,
+      key,
+    ]);
+    return rows.length > 0;
+  }
+
   /** Parks the key behind this dead letter unless it is parked already (behind whichever came first). */
   async park(group: string, key: string, headId: string, headEventId: string | null): Promise<void> {
     await this.db.query(
