@@ -1,4 +1,4 @@
-import { KeyOrder } from '@app/consumer-runtime';
+import { Concurrency, KeyOrder } from '@app/consumer-runtime';
 import { Type } from '@nestjs/common';
 import type { ConsumersEnv } from './config/consumers.env';
 
@@ -31,4 +31,11 @@ export interface ConsumerService {
    * groups whose effect depends on the order of a key's events (a ledger, a state machine). Default `none`.
    */
   keyOrder?: KeyOrder;
+  /**
+   * `key`: records of different keys of a partition run at the same time (CONSUMER_KEY_CONCURRENCY, up to
+   * CONSUMER_MAX_IN_FLIGHT per process), each key in offset order, and a key waiting for a retry holds only itself;
+   * the handlers run before the transaction and write through `ctx.write`. For groups that wait on a provider.
+   * Default `batch`: one record at a time per partition, runs of records in one transaction.
+   */
+  concurrency?: Concurrency;
 }

@@ -36,17 +36,18 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     poolSize: 2 + config.CONSUMER_GROUPS.length * config.CONSUMER_PARTITION_CONCURRENCY,
     entities: CONSUMERS_ENTITIES,
   });
-  // The saga's participants that call providers commit their bookkeeping around each call on a pool of its own that
-  // does not wait for the disk (see bookkeepingQuery).
-  const callsProviders = config.CONSUMER_GROUPS.some((group) => group === 'payments' || group === 'shipping');
-  const bookkeeping = callsProviders
-    ? await connect({
-        url: config.DATABASE_URL,
-        applicationName: 'hookrail-consumers-bookkeeping',
-        poolSize: 2 * config.CONSUMER_PARTITION_CONCURRENCY,
-        synchronousCommit: 'off',
-      })
-    : dataSource;
+  // The groups that call providers (they apply records by key) commit their bookkeeping around each call on a pool of
+  // its own that does not wait for the disk (see bookkeepingQuery).
+  const keyed = config.CONSUMER_GROUPS.filter((group) => CONSUMER_SERVICES[group]?.concurrency === 'key');
+  const bookkeeping =
+    keyed.length > 0
+      ? await connect({
+          url: config.DATABASE_URL,
+          applicationName: 'hookrail-consumers-bookkeeping',
+          poolSize: Math.min(4 * keyed.length, 16),
+          synchronousCommit: 'off',
+        })
+      : dataSource;
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });
   new JobMetrics(metrics.registry, async () => managerRows(dataSource.manager));
@@ -126,6 +127,11 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       partitionsConsumedConcurrently: config.CONSUMER_PARTITION_CONCURRENCY,
       retryCeilingMs: service.retryCeilingMs ?? config.CONSUMER_RETRY_CEILING_MS,
       keyOrder: config.CONSUMER_KEY_PARKING === 'off' ? 'none' : (service.keyOrder ?? 'none'),
+      concurrency: service.concurrency ?? 'batch',
+      keyed: {
+        perPartition: config.CONSUMER_KEY_CONCURRENCY,
+        maxInFlight: config.CONSUMER_MAX_IN_FLIGHT,
+      },
       unparkResendMs: config.CONSUMER_UNPARK_RESEND_MS,
       breaker: {
         failureThreshold: config.CONSUMER_BREAKER_FAILURES,

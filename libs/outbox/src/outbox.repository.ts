@@ -100,6 +100,19 @@ export class OutboxRepository {
     return inserted.id;
   }
 
+  /** Many new rows in one statement, in the order given (ids, and with them each key's publish order, follow it). */
+  async insertMany(rows: readonly NewOutboxRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.rows(
+      `INSERT INTO outbox (${OUTBOX_COLUMNS})
+       SELECT lane, event_id, topic, key, value, headers
+         FROM unnest($1::smallint[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::jsonb[]) WITH ORDINALITY
+              AS given(lane, event_id, topic, key, value, headers, position)
+        ORDER BY position`,
+      outboxRowsFromParams(rows),
+    );
+  }
+
   /**
    * Locks the next unpublished rows of the given lanes, oldest first within each lane, skipping rows of a key that
    * has a parked row. One index probe per lane; lanes are visited in the order given, so a caller that rotates the

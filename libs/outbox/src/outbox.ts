@@ -1,7 +1,7 @@
 import { CloudEvent } from '@app/contracts';
 import { preparedManagerRows } from '@app/db';
 import { EntityManager } from 'typeorm';
-import { toOutboxRow } from './outbox-row';
+import { NewOutboxRow, toOutboxRow } from './outbox-row';
 import { OutboxRepository } from './outbox.repository';
 
 /**
@@ -13,4 +13,12 @@ import { OutboxRepository } from './outbox.repository';
  */
 export async function addToOutbox(manager: EntityManager, topic: string, event: CloudEvent): Promise<void> {
   await new OutboxRepository(preparedManagerRows(manager)).insert(toOutboxRow(topic, event));
+}
+
+/**
+ * Writes outbox rows queued by consumer handlers (`ctx.write(writeOutboxRows, toOutboxRow(topic, event))`): all the
+ * rows a transaction queued, in one statement, right before it commits.
+ */
+export async function writeOutboxRows(manager: EntityManager, rows: NewOutboxRow[]): Promise<void> {
+  await new OutboxRepository(preparedManagerRows(manager)).insertMany(rows);
 }

@@ -1,8 +1,7 @@
-import { PermanentError } from '@app/consumer-runtime';
+import { ConsumerContext, PermanentError } from '@app/consumer-runtime';
 import { CloudEvent, CLOUDEVENTS_SPEC_VERSION } from '@app/contracts';
-import { addToOutbox } from '@app/outbox';
+import { toOutboxRow, writeOutboxRows } from '@app/outbox';
 import { createHash } from 'node:crypto';
-import { EntityManager } from 'typeorm';
 import { CompiledSaga, SagaPhase, sagaIdempotencyKey, SagaView } from './saga-definition';
 
 /** The CloudEvents extension attribute naming the topic a command's reply goes to (Kafka header `ce_replyto`). */
@@ -116,14 +115,17 @@ export function buildReply(
   };
 }
 
-/** Writes a participant's reply to the outbox in the caller's transaction (the one holding its dedupe row). */
-export async function addSagaReply(
-  manager: EntityManager,
+/**
+ * Queues a participant's reply for the outbox: written with every reply of the consumer's transaction (the one holding
+ * its dedupe row) in one statement before it commits. Works whether the group applies records in batches or by key.
+ */
+export function queueSagaReply(
+  ctx: Pick<ConsumerContext, 'write'>,
   command: SagaCommandEvent,
   type: string,
   source: string,
   data: Record<string, unknown>,
-): Promise<void> {
+): void {
   const reply = buildReply(command, type, source, data);
-  await addToOutbox(manager, reply.topic, reply.event);
+  ctx.write(writeOutboxRows, toOutboxRow(reply.topic, reply.event));
 }

@@ -66,6 +66,23 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
   CONSUMER_PARTITION_CONCURRENCY = 3;
 
   /**
+   * Groups that apply records by key (`concurrency: 'key'` in their definition): records of one partition worked on
+   * at the same time, each of a different key (a key's records stay in offset order).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  CONSUMER_KEY_CONCURRENCY = 32;
+
+  /** Groups that apply records by key: records one group works on at the same time in this process, all partitions. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  CONSUMER_MAX_IN_FLIGHT = 128;
+
+  /**
    * A member silent this long is dropped from its group and its partitions reassigned: how long a killed process's
    * partitions wait (broker minimum 6000).
    */

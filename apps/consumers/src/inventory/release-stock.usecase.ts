@@ -1,6 +1,6 @@
 import { ConsumerContext } from '@app/consumer-runtime';
 import { CloudEvent, INVENTORY_STOCK_RELEASED_V1, InventoryReleaseStockV1 } from '@app/contracts';
-import { addSagaReply } from '@app/saga';
+import { queueSagaReply } from '@app/saga';
 import { Injectable } from '@nestjs/common';
 import { INVENTORY_SOURCE } from './reserve-stock.usecase';
 import { StockRepository } from './stock.repository';
@@ -15,6 +15,6 @@ export class ReleaseStockUseCase {
     const { sagaId, orderId } = command.data;
     const lines = await StockRepository.release(ctx.manager, sagaId, orderId);
     if (lines.length > 0) await StockRepository.putBack(ctx.manager, lines);
-    await addSagaReply(ctx.manager, command, INVENTORY_STOCK_RELEASED_V1, INVENTORY_SOURCE, { orderId });
+    queueSagaReply(ctx, command, INVENTORY_STOCK_RELEASED_V1, INVENTORY_SOURCE, { orderId });
   }
 }

@@ -6,7 +6,7 @@ import {
   InventoryReserveStockV1,
   StockLineV1,
 } from '@app/contracts';
-import { addSagaReply } from '@app/saga';
+import { queueSagaReply } from '@app/saga';
 import { Injectable } from '@nestjs/common';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { StockRepository } from './stock.repository';
@@ -26,7 +26,7 @@ export class ReserveStockUseCase {
     const { sagaId, orderId } = command.data;
     const { manager } = ctx;
     const reply = (type: string, data: Record<string, unknown> = {}) =>
-      addSagaReply(manager, command, type, INVENTORY_SOURCE, { orderId, ...data });
+      queueSagaReply(ctx, command, type, INVENTORY_SOURCE, { orderId, ...data });
     const lines = bySku(command.data.lines);
     if (this.deps.config.INVENTORY_INITIAL_STOCK > 0)
       await StockRepository.addMissingSkus(manager, lines, this.deps.config.INVENTORY_INITIAL_STOCK);

@@ -34,5 +34,6 @@ export const NOTIFIER_SERVICE = {
   group: 'notifier',
   topics: [TOPICS.shopOrders],
   module: NotifierModule,
+  concurrency: 'key',
   owner: { team: 'customer-messaging', contact: 'messaging@example.com' },
 } as const;

@@ -28,9 +28,10 @@ export class SendOrderEmailUseCase {
   ) {}
 
   async execute(event: CloudEvent<OrderFieldsV1>): Promise<void> {
-    const { dataSource, config } = this.deps;
+    // Intent and outcome on the bookkeeping pool (commits that do not wait for the disk; see bookkeepingQuery).
+    const { bookkeeping, config } = this.deps;
     const email = composeOrderEmail(event, config.EMAIL_FROM);
-    const call = await recordNotificationIntent(dataSource, {
+    const call = await recordNotificationIntent(bookkeeping, {
       eventId: event.id,
       orderId: event.data.orderId,
       recipient: email.to,
@@ -52,7 +53,7 @@ export class SendOrderEmailUseCase {
     }
     this.metrics.providerCalls.inc({ outcome: 'sent' });
     this.crashHereIfAsked(event.id);
-    await markNotificationSent(dataSource, event.id, messageId);
+    await markNotificationSent(bookkeeping, event.id, messageId);
   }
 
   /** Fault injection (HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS): dies after the call, before `sent` is recorded. */

@@ -6,7 +6,7 @@ import {
   PaymentsChargeCardV1,
 } from '@app/contracts';
 import { LOGGER } from '@app/logger';
-import { addSagaReply } from '@app/saga';
+import { queueSagaReply } from '@app/saga';
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
@@ -39,7 +39,7 @@ export class ChargeCardUseCase {
   async execute(command: CloudEvent<PaymentsChargeCardV1>, ctx: ConsumerContext): Promise<void> {
     const { sagaId, orderId, amount, currency, customerId, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
-      addSagaReply(ctx.manager, command, type, PAYMENTS_SOURCE, { orderId, ...data });
+      queueSagaReply(ctx, command, type, PAYMENTS_SOURCE, { orderId, ...data });
     const payment = await PaymentsRepository.recordChargeIntent(this.deps.bookkeeping, {
       sagaId,
       orderId,

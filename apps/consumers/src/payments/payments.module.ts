@@ -35,6 +35,6 @@ export const PAYMENTS_SERVICE = {
   group: 'payments',
   topics: [TOPICS.paymentsCommands],
   module: PaymentsModule,
-  maxBatchSize: 20,
+  concurrency: 'key',
   owner: { team: 'payments', contact: 'payments@example.com' },
 } as const;

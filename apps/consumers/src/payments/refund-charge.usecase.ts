@@ -6,7 +6,7 @@ import {
   PaymentsRefundChargeV1,
 } from '@app/contracts';
 import { LOGGER } from '@app/logger';
-import { addSagaReply } from '@app/saga';
+import { queueSagaReply } from '@app/saga';
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
@@ -36,7 +36,7 @@ export class RefundChargeUseCase {
   async execute(command: CloudEvent<PaymentsRefundChargeV1>, ctx: ConsumerContext): Promise<void> {
     const { sagaId, orderId, amount, currency, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
-      addSagaReply(ctx.manager, command, type, PAYMENTS_SOURCE, { orderId, ...data });
+      queueSagaReply(ctx, command, type, PAYMENTS_SOURCE, { orderId, ...data });
     const payment = await PaymentsRepository.recordRefundIntent(this.deps.bookkeeping, {
       sagaId,
       orderId,

@@ -5,7 +5,7 @@ import {
   SHIPPING_SHIPMENT_CANCELLED_V1,
   ShippingCancelShipmentV1,
 } from '@app/contracts';
-import { addSagaReply } from '@app/saga';
+import { queueSagaReply } from '@app/saga';
 import { Injectable } from '@nestjs/common';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { SHIPPING_SOURCE } from './create-shipment.usecase';
@@ -27,7 +27,7 @@ export class CancelShipmentUseCase {
   async execute(command: CloudEvent<ShippingCancelShipmentV1>, ctx: ConsumerContext): Promise<void> {
     const { sagaId, orderId, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown> = {}) =>
-      addSagaReply(ctx.manager, command, type, SHIPPING_SOURCE, { orderId, ...data });
+      queueSagaReply(ctx, command, type, SHIPPING_SOURCE, { orderId, ...data });
     const shipment = await ShipmentsRepository.recordCancelIntent(this.deps.bookkeeping, {
       sagaId,
       orderId,

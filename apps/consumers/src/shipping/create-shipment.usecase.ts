@@ -6,7 +6,7 @@ import {
   ShippingCreateShipmentV1,
 } from '@app/contracts';
 import { LOGGER } from '@app/logger';
-import { addSagaReply } from '@app/saga';
+import { queueSagaReply } from '@app/saga';
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
@@ -36,7 +36,7 @@ export class CreateShipmentUseCase {
   async execute(command: CloudEvent<ShippingCreateShipmentV1>, ctx: ConsumerContext): Promise<void> {
     const { sagaId, orderId, recipient, lines, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
-      addSagaReply(ctx.manager, command, type, SHIPPING_SOURCE, { orderId, ...data });
+      queueSagaReply(ctx, command, type, SHIPPING_SOURCE, { orderId, ...data });
     const shipment = await ShipmentsRepository.recordCreateIntent(this.deps.bookkeeping, {
       sagaId,
       orderId,

@@ -35,6 +35,6 @@ export const SHIPPING_SERVICE = {
   group: 'shipping',
   topics: [TOPICS.shippingCommands],
   module: ShippingModule,
-  maxBatchSize: 20,
+  concurrency: 'key',
   owner: { team: 'logistics', contact: 'logistics@example.com' },
 } as const;

@@ -25,7 +25,7 @@ interface Lane {
   window: PartitionWindow<KeyedItem>;
   /** Paused by this dispatcher because its window is full. */
   paused: boolean;
-  /** The offset last committed by this member. */
+  /** The offset last committed by this member; before that, the first offset fetched (nothing to commit yet). */
   committed?: bigint;
   highWatermark?: bigint;
   /** Revoked: what still runs finishes, and nothing of it is committed. */
@@ -94,6 +94,7 @@ export class KeyedDispatcher implements BreakerWaiters {
     if (this.stopping) return;
     const lane = this.lane(batch.topic, batch.partition);
     lane.highWatermark = BigInt(batch.highWatermark);
+    if (batch.messages.length > 0) lane.committed ??= BigInt(batch.messages[0].offset);
     const room = Math.max(0, this.deps.settings.windowSize - lane.window.size);
     const messages = batch.messages.slice(0, room);
     if (messages.length < batch.messages.length) this.pause(lane);
@@ -326,7 +327,7 @@ export class KeyedDispatcher implements BreakerWaiters {
         this.dirty = false;
         const due = [...this.lanes.values()].filter((lane) => {
           const offset = lane.window.committable();
-          return offset !== undefined && (lane.committed === undefined || offset > lane.committed);
+          return offset !== undefined && lane.committed !== undefined && offset > lane.committed;
         });
         if (due.length === 0) return;
         const offsets = due.map((lane) => ({
