@@ -6,6 +6,11 @@
 // empty: none).
 // BENCH_KEY_ORDER (`park`, the default: the ledger as it ships, parking a key behind a dead letter; `off`: the same
 // run with CONSUMER_KEY_PARKING=off, for the cost of the parked-key check that every batch transaction makes).
+// Then the provider-bound phase: the notifier (which applies records by key) sending BENCH_EMAILS (20000) emails for
+// events of BENCH_KEYS (200) orders over BENCH_PARTITIONS partitions to the development email provider answering in
+// BENCH_PROVIDER_LATENCY_MS (50); each key's emails checked in offset order in the provider's log. Baselines in the
+// same run: the same with CONSUMER_KEY_CONCURRENCY=1 (one record at a time per partition, BENCH_EMAILS_SERIAL 1500
+// emails), and a bare HTTP client keeping as many calls in flight as the notifier may. BENCH_PROVIDER_BOUND=0 skips it.
 import 'reflect-metadata';
 import {
   CloudEvent,
@@ -20,9 +25,11 @@ import { freePort } from '@app/testing';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { DevEmailProvider } from '../../apps/consumers/src/notifier/dev-provider/email-provider.server';
 import { appNodeOptions } from '../lib/app-node-options';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
@@ -30,6 +37,13 @@ const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 6);
 const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const SERVER_URL = process.env.HOOKRAIL_BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const KEY_ORDER = process.env.BENCH_KEY_ORDER ?? 'park';
+const EMAILS = Number(process.env.BENCH_EMAILS ?? 20_000);
+const EMAILS_SERIAL = Number(process.env.BENCH_EMAILS_SERIAL ?? 1_500);
+const KEYS = Number(process.env.BENCH_KEYS ?? 200);
+const PROVIDER_LATENCY_MS = Number(process.env.BENCH_PROVIDER_LATENCY_MS ?? 50);
+const PROVIDER_BOUND = process.env.BENCH_PROVIDER_BOUND !== '0';
+/** CONSUMER_MAX_IN_FLIGHT's default: what the bare client keeps in flight too. */
+const MAX_IN_FLIGHT = 128;
 if (KEY_ORDER !== 'park' && KEY_ORDER !== 'off') throw new Error('BENCH_KEY_ORDER must be "park" or "off"');
 const run = randomBytes(4).toString('hex');
 const namespace = `bench-${run}.`;
@@ -54,11 +68,12 @@ function buildConsumers(): { entry: string; cleanup(): void } {
   return { entry, cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
 }
 
-function orderEvents(count: number): CloudEvent[] {
+/** `count` events, three per order (placed, paid, cancelled); `keys` orders in turn when given, else each its own. */
+function orderEvents(count: number, keys?: number): CloudEvent[] {
   const types = [SHOP_ORDER_PLACED_V1, SHOP_ORDER_PAID_V1, SHOP_ORDER_CANCELLED_V1];
   return Array.from({ length: count }, (_, index) => {
-    const orderId = `ord-${Math.floor(index / 3)}`;
-    const type = types[index % 3];
+    const orderId = keys ? `ord-${index % keys}` : `ord-${Math.floor(index / 3)}`;
+    const type = types[(keys ? Math.floor(index / keys) : index) % 3];
     const data: Record<string, unknown> = {
       orderId,
       customer: { id: `cus-${index % 5000}`, email: 'ada@example.com' },
@@ -81,11 +96,11 @@ function orderEvents(count: number): CloudEvent[] {
   });
 }
 
-async function produceAll(events: CloudEvent[]): Promise<void> {
+async function produceAll(events: CloudEvent[], to = topic): Promise<void> {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   await producer.connect();
   for (let start = 0; start < events.length; start += 2000) {
-    await producer.send({ topic, acks: -1, messages: events.slice(start, start + 2000).map(toKafkaRecord) });
+    await producer.send({ topic: to, acks: -1, messages: events.slice(start, start + 2000).map(toKafkaRecord) });
   }
   await producer.disconnect();
 }
@@ -120,8 +135,12 @@ async function processedSoFar(metricsPort: number): Promise<number> {
   );
 }
 
-/** The real consumers app (ledger group) as a child process: first processed event to the last, and its peak RSS. */
-async function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: number }> {
+/** The real consumers app as a child process: first processed event to the last, and its peak RSS. */
+async function consumersRate(
+  entry: string,
+  count: number,
+  env: Record<string, string>,
+): Promise<{ rate: number; peakRssMb: number }> {
   const metricsPort = await freePort();
   let stderr = '';
   const child = spawn(
@@ -133,13 +152,12 @@ async function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: num
         ...process.env,
         DATABASE_URL: databaseUrl,
         KAFKA_BROKERS: BROKERS.join(','),
-        CONSUMER_GROUPS: 'ledger',
-        // The ledger alone: the dead-letter store that start:consumers also runs would measure itself too.
+        // The group alone: the dead-letter store that start:consumers also runs would measure itself too.
         DEAD_LETTER_STORE: 'false',
-        CONSUMER_KEY_PARKING: KEY_ORDER === 'park' ? 'service' : 'off',
         KAFKA_NAMESPACE: namespace,
         METRICS_PORT: String(metricsPort),
         LOG_LEVEL: 'warn',
+        ...env,
       },
     },
   );
@@ -151,8 +169,9 @@ async function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: num
     if (child.exitCode !== null) throw new Error(`consumers exited: ${stderr}`);
     processed = await processedSoFar(metricsPort).catch(() => 0);
     if (processed > 0) first ||= performance.now();
-    if (processed >= EVENTS) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (processed >= count) break;
+    // Every 100 ms: a scrape costs the process some CPU, and the figure is over seconds.
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const last = performance.now();
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -160,6 +179,88 @@ async function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: num
   child.kill('SIGTERM');
   await exited;
   return { rate: processed / ((last - first) / 1000), peakRssMb };
+}
+
+/** The ledger group, as it ships (or with key parking off), over the 200k-event topic. */
+function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: number }> {
+  return consumersRate(entry, EVENTS, {
+    CONSUMER_GROUPS: 'ledger',
+    CONSUMER_KEY_PARKING: KEY_ORDER === 'park' ? 'service' : 'off',
+  });
+}
+
+/**
+ * The notifier against the development email provider answering in PROVIDER_LATENCY_MS: `count` events of KEYS
+ * orders on a topic of their own (a namespace of their own), `keyConcurrency` records per partition. Every key's
+ * emails must appear in the provider's log in offset order, each once.
+ */
+async function providerBoundRate(
+  entry: string,
+  count: number,
+  keyConcurrency: number,
+): Promise<{ rate: number; peakRssMb: number }> {
+  const apiKey = randomBytes(16).toString('hex');
+  const provider = await DevEmailProvider.start({ apiKey, behaviour: { latencyMs: PROVIDER_LATENCY_MS } });
+  const phase = `${namespace}k${keyConcurrency}.`;
+  const events = orderEvents(count, KEYS);
+  try {
+    await ensureTopics(kafka, [{ topic: `${phase}shop.orders`, numPartitions: PARTITIONS }]);
+    await produceAll(events, `${phase}shop.orders`);
+    const result = await consumersRate(entry, count, {
+      CONSUMER_GROUPS: 'notifier',
+      KAFKA_NAMESPACE: phase,
+      EMAIL_PROVIDER_URL: provider.url,
+      EMAIL_PROVIDER_API_KEY: apiKey,
+      CONSUMER_KEY_CONCURRENCY: String(keyConcurrency),
+    });
+    const position = new Map(events.map((event, index) => [event.id, index]));
+    const sent = new Map<string, number[]>();
+    for (const email of provider.emails) {
+      const index = position.get(email.idempotencyKey)!;
+      const key = `ord-${index % KEYS}`;
+      sent.set(key, [...(sent.get(key) ?? []), index]);
+    }
+    const outOfOrder = [...sent.values()].filter((indexes) => indexes.some((at, i) => i > 0 && at < indexes[i - 1]));
+    if (provider.emails.length !== count || outOfOrder.length > 0)
+      throw new Error(`${provider.emails.length} emails for ${count} events; ${outOfOrder.length} keys out of order`);
+    return result;
+  } finally {
+    await provider.close();
+  }
+}
+
+/** Baseline: a bare keep-alive HTTP client keeping MAX_IN_FLIGHT calls in flight to the same provider. */
+async function bareClientRate(count: number): Promise<number> {
+  const apiKey = randomBytes(16).toString('hex');
+  const provider = await DevEmailProvider.start({ apiKey, behaviour: { latencyMs: PROVIDER_LATENCY_MS } });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT });
+  const body = JSON.stringify({ from: 'shop@example.com', to: 'ada@example.com', subject: 'Order', text: 'Thanks' });
+  const call = (key: string) =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request(
+        `${provider.url}/v1/emails`,
+        {
+          method: 'POST',
+          agent,
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+        },
+        (response) => response.resume().once('end', resolve),
+      );
+      request.once('error', reject).end(body);
+    });
+  try {
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: MAX_IN_FLIGHT }, async () => {
+        while (next < count) await call(`bare-${next++}`);
+      }),
+    );
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    agent.destroy();
+    await provider.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -188,6 +289,28 @@ async function main(): Promise<void> {
     );
     line('ledger / baseline', `${(ledger.rate / raw).toFixed(2)}`);
     line('consumers process peak RSS', `${ledger.peakRssMb.toFixed(0)} MB`);
+    if (PROVIDER_BOUND) {
+      process.stdout.write(
+        `\nprovider-bound: notifier, ${KEYS} keys, ${PARTITIONS} partitions, provider answering in ${PROVIDER_LATENCY_MS} ms\n`,
+      );
+      const bare = await bareClientRate(EMAILS);
+      const serial = await providerBoundRate(build.entry, EMAILS_SERIAL, 1);
+      const keyed = await providerBoundRate(build.entry, EMAILS, 32);
+      const ceiling = (PARTITIONS * 1000) / PROVIDER_LATENCY_MS;
+      line(
+        `bare HTTP client, ${MAX_IN_FLIGHT} in flight (baseline)`,
+        `${Math.round(bare).toLocaleString('en')} calls/s`,
+      );
+      line(
+        'notifier, one record at a time per partition',
+        `${Math.round(serial.rate).toLocaleString('en')} emails/s (ceiling ${ceiling}/s)`,
+      );
+      line('notifier, by key (as it ships)', `${Math.round(keyed.rate).toLocaleString('en')} emails/s`);
+      line('by key / one at a time', `${(keyed.rate / serial.rate).toFixed(1)}`);
+      line('by key / bare client', `${(keyed.rate / bare).toFixed(2)}`);
+      line('every key in offset order in the provider log', 'yes');
+      line('consumers process peak RSS (by key)', `${keyed.peakRssMb.toFixed(0)} MB`);
+    }
   } finally {
     build?.cleanup();
     const admin = kafka.admin();

@@ -1,4 +1,4 @@
-import { preparedQuery } from '@app/db';
+import { poolQuery, preparedQuery } from '@app/db';
 import { DataSource, EntityManager } from 'typeorm';
 
 /**
@@ -31,8 +31,8 @@ export class ProcessedEventClaims {
    */
   static async appliedAmong(db: DataSource, group: string, eventIds: string[]): Promise<Set<string>> {
     if (eventIds.length === 0) return new Set();
-    const rows = await preparedQuery<{ event_id: string }>(
-      db.manager,
+    const rows = await poolQuery<{ event_id: string }>(
+      db,
       `SELECT event_id FROM processed_events WHERE "group" = $1 AND event_id = ANY($2::varchar[])`,
       [group, eventIds],
     );

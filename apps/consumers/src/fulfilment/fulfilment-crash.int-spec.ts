@@ -41,8 +41,9 @@ describe('order fulfilment saga with its coordinator and a participant killed (k
     // Again, a few transitions later, in the middle of the replies.
     const coordinator2 = await start('fulfilment', { HOOKRAIL_FAULT_KILL_AFTER_SAGA_TRANSITIONS: '3' });
     expect(await payments.exited).toEqual({ code: null, signal: 'SIGKILL' });
-    const [interrupted] = bed.payments.charges;
-    expect(bed.payments.charges).toHaveLength(1);
+    // Payments applies commands by key, so up to all three charges were in flight when it died.
+    const interrupted = [...bed.payments.charges];
+    expect(interrupted.length).toBeGreaterThanOrEqual(1);
     const payments2 = await start('payments');
     expect(await coordinator2.exited).toEqual({ code: null, signal: 'SIGKILL' });
     const coordinator3 = await start('fulfilment');
@@ -72,8 +73,8 @@ describe('order fulfilment saga with its coordinator and a participant killed (k
       expect(charges).toEqual([expect.objectContaining({ amount: amounts[i] })]);
       expect(await bed.commandsSent(order)).toHaveLength(i === 2 ? 5 : 3);
     }
-    // The charge in flight when payments died was asked for again with its key and answered from the first one.
-    expect(bed.payments.stats().keys[interrupted.idempotencyKey]).toBe(2);
+    // Each charge in flight when payments died was asked for again with its key and answered from the first one.
+    for (const charge of interrupted) expect(bed.payments.stats().keys[charge.idempotencyKey]).toBe(2);
     expect(bed.payments.refunds).toEqual([expect.objectContaining({ amount: 3000 })]);
     expect(await bed.stock('globe')).toBe(8);
 

@@ -1,4 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { bookkeepingQuery } from '../bookkeeping-query';
 
 export interface NotificationIntent {
   eventId: string;
@@ -8,14 +9,15 @@ export interface NotificationIntent {
 }
 
 /**
- * Commits the intent to send (status `sending`) before the provider is called, in its own transaction. Returns the
+ * Commits the intent to send (status `sending`) before the provider is called, on its own (`bookkeepingQuery`). Returns the
  * number of this provider call for the row (1 the first time), or null when the email is already `sent`.
  */
 export async function recordNotificationIntent(
-  dataSource: DataSource,
+  bookkeeping: DataSource,
   intent: NotificationIntent,
 ): Promise<number | null> {
-  const rows: Array<{ attempts: number }> = await dataSource.query(
+  const rows = await bookkeepingQuery<{ attempts: number }>(
+    bookkeeping,
     `INSERT INTO notifications (event_id, order_id, recipient, subject, status, attempts)
      VALUES ($1, $2, $3, $4, 'sending', 1)
      ON CONFLICT (event_id) DO UPDATE SET attempts = notifications.attempts + 1 WHERE notifications.status = 'sending'
@@ -25,15 +27,22 @@ export async function recordNotificationIntent(
   return rows.length > 0 ? rows[0].attempts : null;
 }
 
-/** After the provider accepted the email: `sent` with its message id, committed at once. */
-export async function markNotificationSent(
-  dataSource: DataSource,
-  eventId: string,
-  providerMessageId: string,
-): Promise<void> {
-  await dataSource.query(
-    `UPDATE notifications SET status = 'sent', provider_message_id = $2, sent_at = now() WHERE event_id = $1`,
-    [eventId, providerMessageId],
+/** An email the provider accepted. */
+export interface SentNotification {
+  eventId: string;
+  providerMessageId: string;
+}
+
+/**
+ * After the provider accepted them: `sent` with their message ids, one statement for every email of the consumer's
+ * transaction (queued with `ctx.write`, committed with the events' dedupe rows).
+ */
+export async function writeNotificationsSent(manager: EntityManager, sent: SentNotification[]): Promise<void> {
+  await manager.query(
+    `UPDATE notifications n SET status = 'sent', provider_message_id = s.message_id, sent_at = now()
+       FROM unnest($1::varchar[], $2::varchar[]) AS s(event_id, message_id)
+      WHERE n.event_id = s.event_id`,
+    [sent.map((row) => row.eventId), sent.map((row) => row.providerMessageId)],
   );
 }
 

@@ -1,3 +1,4 @@
+import { ConsumerContext } from '@app/consumer-runtime';
 import {
   CloudEvent,
   SHOP_ORDER_CANCELLED_V1,
@@ -8,7 +9,7 @@ import {
   ShopOrderPlacedV1,
 } from '@app/contracts';
 import { Controller } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { SendOrderEmailUseCase } from './send-order-email.usecase';
 
 /** Thin edge: the runtime has parsed, validated and deduplicated the event; each method sends one email. */
@@ -17,17 +18,17 @@ export class NotifierController {
   constructor(private readonly sendEmail: SendOrderEmailUseCase) {}
 
   @EventPattern(SHOP_ORDER_PLACED_V1)
-  placed(@Payload() event: CloudEvent<ShopOrderPlacedV1>): Promise<void> {
-    return this.sendEmail.execute(event);
+  placed(@Payload() event: CloudEvent<ShopOrderPlacedV1>, @Ctx() ctx: ConsumerContext): Promise<void> {
+    return this.sendEmail.execute(event, ctx);
   }
 
   @EventPattern(SHOP_ORDER_PAID_V1)
-  paid(@Payload() event: CloudEvent<ShopOrderPaidV1>): Promise<void> {
-    return this.sendEmail.execute(event);
+  paid(@Payload() event: CloudEvent<ShopOrderPaidV1>, @Ctx() ctx: ConsumerContext): Promise<void> {
+    return this.sendEmail.execute(event, ctx);
   }
 
   @EventPattern(SHOP_ORDER_CANCELLED_V1)
-  cancelled(@Payload() event: CloudEvent<ShopOrderCancelledV1>): Promise<void> {
-    return this.sendEmail.execute(event);
+  cancelled(@Payload() event: CloudEvent<ShopOrderCancelledV1>, @Ctx() ctx: ConsumerContext): Promise<void> {
+    return this.sendEmail.execute(event, ctx);
   }
 }

@@ -1,10 +1,11 @@
+import { ConsumerContext } from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
 import { LOGGER } from '@app/logger';
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { EmailProviderClient, EmailRejectedError } from './email-provider.client';
-import { markNotificationSent, recordNotificationIntent } from './notifications.repository';
+import { recordNotificationIntent, writeNotificationsSent } from './notifications.repository';
 import { NotifierMetrics } from './notifier.metrics';
 import { composeOrderEmail } from './order-email';
 
@@ -12,7 +13,8 @@ import { composeOrderEmail } from './order-email';
  * External effects once: the email goes out once, in the order that makes a crash cheap:
  * 1. commit the intent (`sending`) — a restart finds it;
  * 2. call the provider with `Idempotency-Key: <event id>` — the irreversible step, last;
- * 3. commit `sent` with the provider's message id.
+ * 3. `sent` with the provider's message id, committed with the event's dedupe row (queued with `ctx.write`, one
+ *    statement for every email the consumer commits together).
  * Killed between 2 and 3, the redelivered event finds `sending`, calls again with the same key, and the provider
  * answers with the email it already sent. An email already `sent` is never sent again.
  */
@@ -27,7 +29,7 @@ export class SendOrderEmailUseCase {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async execute(event: CloudEvent<OrderFieldsV1>): Promise<void> {
+  async execute(event: CloudEvent<OrderFieldsV1>, ctx: ConsumerContext): Promise<void> {
     // Intent and outcome on the bookkeeping pool (commits that do not wait for the disk; see bookkeepingQuery).
     const { bookkeeping, config } = this.deps;
     const email = composeOrderEmail(event, config.EMAIL_FROM);
@@ -53,7 +55,7 @@ export class SendOrderEmailUseCase {
     }
     this.metrics.providerCalls.inc({ outcome: 'sent' });
     this.crashHereIfAsked(event.id);
-    await markNotificationSent(bookkeeping, event.id, messageId);
+    ctx.write(writeNotificationsSent, { eventId: event.id, providerMessageId: messageId });
   }
 
   /** Fault injection (HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS): dies after the call, before `sent` is recorded. */
