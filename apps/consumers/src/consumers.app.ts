@@ -156,14 +156,15 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   const retention = scheduleJob(
     PROCESSED_EVENTS_RETENTION_JOB,
     config.PROCESSED_EVENTS_RETENTION_INTERVAL_MS,
-    () => pruneProcessedEvents(dataSource, config.PROCESSED_EVENTS_RETENTION_DAYS * 86_400),
+    (schedule) =>
+      pruneProcessedEvents(dataSource, config.PROCESSED_EVENTS_RETENTION_DAYS * 86_400, undefined, schedule),
     logger,
   );
   retention.start();
   const historyRetention = scheduleJob(
     HISTORY_RETENTION_JOB,
     config.HISTORY_RETENTION_INTERVAL_MS,
-    () => pruneHistory(dataSource, { retentionSeconds: config.HISTORY_RETENTION_DAYS * 86_400 }),
+    (schedule) => pruneHistory(dataSource, { retentionSeconds: config.HISTORY_RETENTION_DAYS * 86_400 }, schedule),
     logger,
   );
   historyRetention.start();

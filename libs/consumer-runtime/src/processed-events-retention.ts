@@ -1,4 +1,4 @@
-import { deleteInBatches, JobResult, runExclusiveJob } from '@app/jobs';
+import { deleteInBatches, JobResult, runExclusiveJob, ScheduledRun } from '@app/jobs';
 import { DataSource, EntityManager } from 'typeorm';
 
 export const PROCESSED_EVENTS_RETENTION_JOB = 'processed-events-retention';
@@ -19,18 +19,24 @@ export function pruneProcessedEvents(
   dataSource: DataSource,
   retentionSeconds: number,
   sliceSize = 5_000,
+  schedule?: ScheduledRun,
 ): Promise<JobResult<ProcessedEventsPruned>> {
-  return runExclusiveJob(dataSource, PROCESSED_EVENTS_RETENTION_JOB, async (manager) => {
-    const deleted = {
-      processed_events: await deleteInBatches(sliceSize, (limit) =>
-        deleteSlice(manager, 'processed_events', 'processed_at', retentionSeconds, limit),
-      ),
-      consumer_event_status: await deleteInBatches(sliceSize, (limit) =>
-        deleteSlice(manager, 'consumer_event_status', 'updated_at', retentionSeconds, limit),
-      ),
-    };
-    return { affected: deleted.processed_events + deleted.consumer_event_status, deleted };
-  });
+  return runExclusiveJob(
+    dataSource,
+    PROCESSED_EVENTS_RETENTION_JOB,
+    async (manager) => {
+      const deleted = {
+        processed_events: await deleteInBatches(sliceSize, (limit) =>
+          deleteSlice(manager, 'processed_events', 'processed_at', retentionSeconds, limit),
+        ),
+        consumer_event_status: await deleteInBatches(sliceSize, (limit) =>
+          deleteSlice(manager, 'consumer_event_status', 'updated_at', retentionSeconds, limit),
+        ),
+      };
+      return { affected: deleted.processed_events + deleted.consumer_event_status, deleted };
+    },
+    schedule,
+  );
 }
 
 async function deleteSlice(

@@ -5,7 +5,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { JobHeartbeatRepository } from './job-heartbeat.repository';
 import { JobLockRepository } from './job-lock.repository';
 import { JobScheduleRepository } from './job-schedule.repository';
-import { scheduledRun } from './scheduled-run';
+import { ScheduledRun } from './scheduled-run';
 
 /** What a job reports: how many rows it deleted or changed (and whatever else it wants logged, e.g. per table). */
 export interface JobOutcome {
@@ -30,7 +30,7 @@ interface LockConnection<C> {
  * heartbeat (finished, duration, rows affected, error) in job_heartbeats, also when it failed; a failure is rethrown.
  * `work` gets the lock connection's manager; it may as well use its own connections.
  *
- * Called from a tick of `scheduleJob`, it also registers the job's schedule in job_schedules and, still under the
+ * Given the schedule of a tick of `scheduleJob`, it also registers the job's schedule in job_schedules and, still under the
  * lock, runs only when a full interval has passed since the last start of any process: a job that was due while
  * everything was down runs once, and several instances run it once per interval between them.
  */
@@ -38,9 +38,11 @@ export function runExclusiveJob<T extends JobOutcome>(
   dataSource: DataSource,
   name: string,
   work: (manager: EntityManager) => Promise<T>,
+  schedule?: ScheduledRun,
 ): Promise<JobResult<T>> {
   return runLocked(
     name,
+    schedule,
     async () => {
       const runner = dataSource.createQueryRunner();
       await runner.connect();
@@ -58,9 +60,11 @@ export function runExclusivePoolJob<T extends JobOutcome>(
   pool: Pool,
   name: string,
   work: (rows: QueryRows) => Promise<T>,
+  schedule?: ScheduledRun,
 ): Promise<JobResult<T>> {
   return runLocked(
     name,
+    schedule,
     async () => {
       const client = await pool.connect();
       let broken: Error | undefined;
@@ -79,10 +83,10 @@ export function runExclusivePoolJob<T extends JobOutcome>(
 
 async function runLocked<C, T extends JobOutcome>(
   name: string,
+  scheduled: ScheduledRun | undefined,
   connect: () => Promise<LockConnection<C>>,
   work: (connection: C) => Promise<T>,
 ): Promise<JobResult<T>> {
-  const scheduled = scheduledRun.getStore();
   const connection = await connect();
   const locks = new JobLockRepository(connection.rows);
   try {

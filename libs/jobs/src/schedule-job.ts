@@ -2,7 +2,7 @@ import { errorMessage } from '@app/logger';
 import { Logger } from 'pino';
 import { JobOutcome, JobResult } from './exclusive-job';
 import { JobSchedule } from './job-schedule';
-import { scheduledRun } from './scheduled-run';
+import { ScheduledRun } from './scheduled-run';
 
 /** A job is overdue once its last success is older than its interval times this. */
 export const DEFAULT_JOB_GRACE = 2;
@@ -21,7 +21,7 @@ export interface ScheduleJobOptions {
  * it did, a debug line when another process held the job or it was not due, an error line when it failed (its
  * heartbeat records the error too). The schedule goes on after a failure.
  *
- * Each tick runs inside a scheduled-run context, so the `runExclusiveJob` that `run` calls registers the job with its
+ * Each tick's `run` gets the schedule, and hands it to the `runExclusiveJob` it calls, which registers the job with its
  * interval (job_schedules: the dead man's switch that `/metrics`, `/admin/jobs` and `hookrail jobs` watch) and runs
  * only when it is due. The first tick comes within seconds of `start()`: a job that was due while the process was down
  * runs then, once; one that ran recently waits for its due time. Times are the database's (UTC timestamps).
@@ -29,11 +29,11 @@ export interface ScheduleJobOptions {
 export function scheduleJob<T extends JobOutcome>(
   job: string,
   everyMs: number,
-  run: () => Promise<JobResult<T>>,
+  run: (schedule: ScheduledRun) => Promise<JobResult<T>>,
   logger: Logger,
   options: ScheduleJobOptions = {},
 ): JobSchedule {
-  const context = {
+  const context: ScheduledRun = {
     everyMs,
     grace: options.grace ?? DEFAULT_JOB_GRACE,
     app: String(logger.bindings?.().app ?? 'unknown'),
@@ -45,7 +45,7 @@ export function scheduleJob<T extends JobOutcome>(
     everyMs,
     async () => {
       try {
-        const result = await scheduledRun.run(context, run);
+        const result = await run(context);
         if (!result.ran && result.reason === 'not-due') {
           logger.debug({ job, dueInMs: result.dueInMs }, `${job} not due yet`);
           return { nextInMs: result.dueInMs + Math.round(Math.random() * Math.min(3000, everyMs / 20)) };

@@ -33,11 +33,16 @@ describe('scheduled jobs on Postgres', () => {
     const schedule = scheduleJob(
       name,
       everyMs,
-      () =>
-        runExclusiveJob(dataSource, name, async () => {
-          runs.count += 1;
-          return { affected: 0 };
-        }),
+      (scheduled) =>
+        runExclusiveJob(
+          dataSource,
+          name,
+          async () => {
+            runs.count += 1;
+            return { affected: 0 };
+          },
+          scheduled,
+        ),
       logger,
       options,
     );

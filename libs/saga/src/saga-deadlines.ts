@@ -1,4 +1,4 @@
-import { JobResult, runExclusiveJob } from '@app/jobs';
+import { JobResult, runExclusiveJob, ScheduledRun } from '@app/jobs';
 import { DataSource } from 'typeorm';
 import { SagaCoordinator, SagaTransition } from './saga-coordinator';
 import { SagasRepository, SagaStepRow } from './sagas.repository';
@@ -27,25 +27,31 @@ export function expireSagaDeadlines(
   dataSource: DataSource,
   coordinator: SagaCoordinator,
   options: SagaDeadlinesOptions = {},
+  schedule?: ScheduledRun,
 ): Promise<JobResult<SagaDeadlinesRun>> {
   const batchSize = options.batchSize ?? 200;
-  return runExclusiveJob(dataSource, SAGA_DEADLINES_JOB, async () => {
-    let affected = 0;
-    for (;;) {
-      const { locked, transitions } = await dataSource.transaction(async (manager) => {
-        const rows = await SagasRepository.lockExpired(manager, batchSize);
-        const history: SagaStepRow[] = [];
-        const moved: SagaTransition[] = [];
-        for (const row of rows) {
-          const transition = await coordinator.deadline({ manager, history: (step) => history.push(step) }, row);
-          if (transition) moved.push(transition);
-        }
-        await SagasRepository.insertSteps(manager, history);
-        return { locked: rows.length, transitions: moved };
-      });
-      options.onCommitted?.(transitions);
-      affected += transitions.length;
-      if (locked < batchSize || transitions.length === 0) return { affected };
-    }
-  });
+  return runExclusiveJob(
+    dataSource,
+    SAGA_DEADLINES_JOB,
+    async () => {
+      let affected = 0;
+      for (;;) {
+        const { locked, transitions } = await dataSource.transaction(async (manager) => {
+          const rows = await SagasRepository.lockExpired(manager, batchSize);
+          const history: SagaStepRow[] = [];
+          const moved: SagaTransition[] = [];
+          for (const row of rows) {
+            const transition = await coordinator.deadline({ manager, history: (step) => history.push(step) }, row);
+            if (transition) moved.push(transition);
+          }
+          await SagasRepository.insertSteps(manager, history);
+          return { locked: rows.length, transitions: moved };
+        });
+        options.onCommitted?.(transitions);
+        affected += transitions.length;
+        if (locked < batchSize || transitions.length === 0) return { affected };
+      }
+    },
+    schedule,
+  );
 }

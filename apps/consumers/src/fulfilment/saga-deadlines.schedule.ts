@@ -25,10 +25,13 @@ export class SagaDeadlinesSchedule implements OnApplicationBootstrap, OnApplicat
     this.schedule = scheduleJob(
       SAGA_DEADLINES_JOB,
       config.SAGA_DEADLINES_INTERVAL_MS,
-      () =>
-        expireSagaDeadlines(dataSource, this.saga.coordinator, {
-          onCommitted: (transitions) => this.saga.deadlineTransitionsCommitted(transitions),
-        }),
+      (schedule) =>
+        expireSagaDeadlines(
+          dataSource,
+          this.saga.coordinator,
+          { onCommitted: (transitions) => this.saga.deadlineTransitionsCommitted(transitions) },
+          schedule,
+        ),
       this.logger,
       { quietWhenIdle: true },
     );

@@ -1,4 +1,4 @@
-import { deleteInBatches, JobResult, runExclusiveJob } from '@app/jobs';
+import { deleteInBatches, JobResult, runExclusiveJob, ScheduledRun } from '@app/jobs';
 import { SagasRepository } from '@app/saga';
 import { DataSource } from 'typeorm';
 import { deleteFinishedAgentTasksBefore } from '../agent/agent-tasks.repository';
@@ -29,15 +29,25 @@ export interface HistoryPruned {
 export function pruneHistory(
   dataSource: DataSource,
   settings: HistoryRetentionSettings,
+  schedule?: ScheduledRun,
 ): Promise<JobResult<HistoryPruned>> {
   const batchSize = settings.batchSize ?? 5_000;
-  return runExclusiveJob(dataSource, HISTORY_RETENTION_JOB, async (manager) => {
-    const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
-    const deleted = {
-      notifications: await deleteInBatches(batchSize, (limit) => deleteSentNotificationsBefore(manager, cutoff, limit)),
-      agent_tasks: await deleteInBatches(batchSize, (limit) => deleteFinishedAgentTasksBefore(manager, cutoff, limit)),
-      sagas: await deleteInBatches(batchSize, (limit) => SagasRepository.deleteEndedBefore(manager, cutoff, limit)),
-    };
-    return { affected: deleted.notifications + deleted.agent_tasks + deleted.sagas, deleted };
-  });
+  return runExclusiveJob(
+    dataSource,
+    HISTORY_RETENTION_JOB,
+    async (manager) => {
+      const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
+      const deleted = {
+        notifications: await deleteInBatches(batchSize, (limit) =>
+          deleteSentNotificationsBefore(manager, cutoff, limit),
+        ),
+        agent_tasks: await deleteInBatches(batchSize, (limit) =>
+          deleteFinishedAgentTasksBefore(manager, cutoff, limit),
+        ),
+        sagas: await deleteInBatches(batchSize, (limit) => SagasRepository.deleteEndedBefore(manager, cutoff, limit)),
+      };
+      return { affected: deleted.notifications + deleted.agent_tasks + deleted.sagas, deleted };
+    },
+    schedule,
+  );
 }

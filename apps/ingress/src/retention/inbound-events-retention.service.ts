@@ -15,10 +15,12 @@ export class InboundEventsRetentionService implements OnApplicationBootstrap, On
     this.schedule = scheduleJob(
       INBOUND_EVENTS_RETENTION_JOB,
       config.INBOUND_EVENTS_RETENTION_INTERVAL_MS,
-      async () =>
-        pruneInboundEvents(await database.connection(), {
-          retentionSeconds: config.INBOUND_EVENTS_RETENTION_DAYS * 86_400,
-        }),
+      async (schedule) =>
+        pruneInboundEvents(
+          await database.connection(),
+          { retentionSeconds: config.INBOUND_EVENTS_RETENTION_DAYS * 86_400 },
+          schedule,
+        ),
       logger,
     );
   }

@@ -1,4 +1,4 @@
-import { deleteInBatches, JobResult, runExclusiveJob } from '@app/jobs';
+import { deleteInBatches, JobResult, runExclusiveJob, ScheduledRun } from '@app/jobs';
 import { DataSource } from 'typeorm';
 import { InboundEventRepository } from '../events/inbound-event.repository';
 
@@ -20,13 +20,21 @@ export interface InboundEventsRetentionSettings {
 export function pruneInboundEvents(
   dataSource: DataSource,
   settings: InboundEventsRetentionSettings,
+  schedule?: ScheduledRun,
 ): Promise<JobResult> {
   const batchSize = settings.batchSize ?? 5_000;
-  return runExclusiveJob(dataSource, INBOUND_EVENTS_RETENTION_JOB, async (manager) => {
-    const inboundEvents = new InboundEventRepository();
-    const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
-    return {
-      affected: await deleteInBatches(batchSize, (limit) => inboundEvents.deleteReceivedBefore(manager, cutoff, limit)),
-    };
-  });
+  return runExclusiveJob(
+    dataSource,
+    INBOUND_EVENTS_RETENTION_JOB,
+    async (manager) => {
+      const inboundEvents = new InboundEventRepository();
+      const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
+      return {
+        affected: await deleteInBatches(batchSize, (limit) =>
+          inboundEvents.deleteReceivedBefore(manager, cutoff, limit),
+        ),
+      };
+    },
+    schedule,
+  );
 }

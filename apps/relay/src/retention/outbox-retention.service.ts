@@ -15,11 +15,15 @@ export class OutboxRetentionService implements OnApplicationBootstrap, OnModuleD
     this.schedule = scheduleJob(
       OUTBOX_RETENTION_JOB,
       config.OUTBOX_RETENTION_INTERVAL_MS,
-      () =>
-        pruneOutbox(database.pool, {
-          retentionSeconds: config.OUTBOX_RETENTION_SECONDS,
-          batchSize: config.OUTBOX_RETENTION_BATCH,
-        }),
+      (schedule) =>
+        pruneOutbox(
+          database.pool,
+          {
+            retentionSeconds: config.OUTBOX_RETENTION_SECONDS,
+            batchSize: config.OUTBOX_RETENTION_BATCH,
+          },
+          schedule,
+        ),
       logger,
     );
   }

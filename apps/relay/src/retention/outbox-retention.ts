@@ -1,4 +1,4 @@
-import { deleteInBatches, JobResult, runExclusivePoolJob } from '@app/jobs';
+import { deleteInBatches, JobResult, runExclusivePoolJob, ScheduledRun } from '@app/jobs';
 import { OutboxRepository } from '@app/outbox';
 import { Pool } from 'pg';
 
@@ -16,12 +16,17 @@ export interface RetentionSettings {
  * the job `outbox-retention`: at most one run at a time across all relays, a heartbeat per run. Unpublished and
  * parked rows are never deleted.
  */
-export function pruneOutbox(pool: Pool, settings: RetentionSettings): Promise<JobResult> {
-  return runExclusivePoolJob(pool, OUTBOX_RETENTION_JOB, async (rows) => {
-    const outbox = new OutboxRepository(rows);
-    const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
-    return {
-      affected: await deleteInBatches(settings.batchSize, (limit) => outbox.deletePublishedBefore(cutoff, limit)),
-    };
-  });
+export function pruneOutbox(pool: Pool, settings: RetentionSettings, schedule?: ScheduledRun): Promise<JobResult> {
+  return runExclusivePoolJob(
+    pool,
+    OUTBOX_RETENTION_JOB,
+    async (rows) => {
+      const outbox = new OutboxRepository(rows);
+      const cutoff = new Date(Date.now() - settings.retentionSeconds * 1000);
+      return {
+        affected: await deleteInBatches(settings.batchSize, (limit) => outbox.deletePublishedBefore(cutoff, limit)),
+      };
+    },
+    schedule,
+  );
 }

@@ -55,7 +55,7 @@ export async function startDeadLetterStore(settings: DeadLetterStoreSettings, lo
   const retention = scheduleJob(
     DEAD_LETTER_RETENTION_JOB,
     settings.retentionEveryMs,
-    () => pruneDeadLetters(dataSource, { retentionSeconds: settings.retentionSeconds }),
+    (schedule) => pruneDeadLetters(dataSource, { retentionSeconds: settings.retentionSeconds }, schedule),
     logger,
   );
   retention.start();

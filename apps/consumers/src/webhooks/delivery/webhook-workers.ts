@@ -151,7 +151,12 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
     const retention = scheduleJob(
       WEBHOOK_DELIVERIES_RETENTION_JOB,
       config.OUTBOUND_WEBHOOKS_RETENTION_INTERVAL_MS,
-      () => pruneWebhookDeliveries(workersDb, { retentionSeconds: config.OUTBOUND_WEBHOOKS_RETENTION_DAYS * 86_400 }),
+      (schedule) =>
+        pruneWebhookDeliveries(
+          workersDb,
+          { retentionSeconds: config.OUTBOUND_WEBHOOKS_RETENTION_DAYS * 86_400 },
+          schedule,
+        ),
       this.logger,
     );
     dispatcher.start();

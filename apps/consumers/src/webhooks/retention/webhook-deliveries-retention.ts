@@ -1,4 +1,4 @@
-import { deleteInBatches, JobResult, runExclusiveJob } from '@app/jobs';
+import { deleteInBatches, JobResult, runExclusiveJob, ScheduledRun } from '@app/jobs';
 import { DataSource, EntityManager } from 'typeorm';
 
 export const WEBHOOK_DELIVERIES_RETENTION_JOB = 'webhook-deliveries-retention';
@@ -37,11 +37,17 @@ async function deleteFinishedDeliveriesBefore(manager: EntityManager, cutoff: Da
 export function pruneWebhookDeliveries(
   dataSource: DataSource,
   { retentionSeconds, batchSize = 5_000 }: { retentionSeconds: number; batchSize?: number },
+  schedule?: ScheduledRun,
 ): Promise<JobResult<DeliveriesPruned>> {
-  return runExclusiveJob(dataSource, WEBHOOK_DELIVERIES_RETENTION_JOB, async (manager) => {
-    const cutoff = new Date(Date.now() - retentionSeconds * 1000);
-    return {
-      affected: await deleteInBatches(batchSize, (limit) => deleteFinishedDeliveriesBefore(manager, cutoff, limit)),
-    };
-  });
+  return runExclusiveJob(
+    dataSource,
+    WEBHOOK_DELIVERIES_RETENTION_JOB,
+    async (manager) => {
+      const cutoff = new Date(Date.now() - retentionSeconds * 1000);
+      return {
+        affected: await deleteInBatches(batchSize, (limit) => deleteFinishedDeliveriesBefore(manager, cutoff, limit)),
+      };
+    },
+    schedule,
+  );
 }

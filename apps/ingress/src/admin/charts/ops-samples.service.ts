@@ -33,9 +33,13 @@ export class OpsSamplesService implements OnApplicationBootstrap, OnModuleDestro
     this.schedule = scheduleJob(
       OPS_SAMPLES_JOB,
       settings.intervalMs,
-      async () =>
-        runExclusiveJob(await database.connection(), OPS_SAMPLES_JOB, (manager) =>
-          sampleSlots(manager, { ...settings, samplers: CHART_SAMPLERS, lag: () => lag.byGroup() }, logger),
+      async (schedule) =>
+        runExclusiveJob(
+          await database.connection(),
+          OPS_SAMPLES_JOB,
+          (manager) =>
+            sampleSlots(manager, { ...settings, samplers: CHART_SAMPLERS, lag: () => lag.byGroup() }, logger),
+          schedule,
         ),
       logger,
       { logRunsAt: 'debug' },
