@@ -7,7 +7,7 @@ import {
 } from '@app/contracts';
 import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
-import { SagaCoordinator, SagasRepository, SagaStepRow } from '@app/saga';
+import { SagaCoordinator, sagaTransaction, SagaTransaction } from '@app/saga';
 import { waitFor } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -90,11 +90,11 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
   }
 
   /** Moves sagas as the coordinator does, in one transaction, history included. */
-  async function move(work: (tx: { manager: any; history: (row: SagaStepRow) => void }) => Promise<unknown>) {
+  async function move(work: (tx: SagaTransaction) => Promise<unknown>) {
     await dataSource.transaction(async (manager) => {
-      const rows: SagaStepRow[] = [];
-      await work({ manager, history: (row) => rows.push(row) });
-      await SagasRepository.insertSteps(manager, rows);
+      const tx = sagaTransaction(manager);
+      await work(tx);
+      await tx.flush();
     });
   }
 

@@ -147,6 +147,7 @@ export class BatchProcessor {
             events.map(({ message }) => ({ topic: batch.topic, message })),
           );
           const pending = new PendingWrites();
+          const applied = events.map((item) => item.handled!.event);
           for (const [index, item] of run.entries()) {
             if (index > 0 && controls.shouldStop()) {
               covered = index;
@@ -154,7 +155,8 @@ export class BatchProcessor {
             }
             if (!item.handled) continue;
             current = item;
-            const outcome = await this.parkStep.handle(item.handled, 1, { manager, pending, claims }, parking);
+            const tx = { manager, events: applied, pending, claims };
+            const outcome = await this.parkStep.handle(item.handled, 1, tx, parking);
             if (outcome === 'applied' && item.handled.replayCount > 0) await this.markProcessed(manager, item, 1);
             outcomes.set(item, outcome);
             current = undefined;
@@ -220,7 +222,8 @@ export class BatchProcessor {
           const claims = await ProcessedEventClaims.claim(manager, group, [event.id]);
           parking = await this.parkStep.begin(manager, [{ topic: batch.topic, message: item.message }]);
           const pending = new PendingWrites();
-          const applied = await this.parkStep.handle(handled, attempt, { manager, pending, claims }, parking);
+          const tx = { manager, events: [event], pending, claims };
+          const applied = await this.parkStep.handle(handled, attempt, tx, parking);
           await pending.flush(manager);
           replays = (await parking?.finish(manager)) ?? [];
           await claims.releaseUnused(manager);

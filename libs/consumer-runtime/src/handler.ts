@@ -16,6 +16,11 @@ export interface ConsumerContext {
   /** The transaction that also holds the dedupe row: write the effect through it and nothing else. */
   readonly manager: EntityManager;
   /**
+   * The events this transaction applies, this one among them, in order: a handler may read or lock in one statement
+   * what all of them need (e.g. every saga a batch of replies moves). Just this event when it is applied on its own.
+   */
+  readonly batch: readonly CloudEvent[];
+  /**
    * Queues `row` for `writer`, which runs once, in this same transaction, with every row queued for it before the
    * commit: a batch of events costs one multi-row statement instead of one round trip each.
    */

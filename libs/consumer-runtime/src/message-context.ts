@@ -1,3 +1,4 @@
+import { CloudEvent } from '@app/contracts';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
 import { BatchWriter, ConsumerContext } from './handler';
@@ -16,6 +17,7 @@ export class MessageContext implements ConsumerContext {
     readonly attempt: number,
     readonly replayCount: number,
     readonly manager: EntityManager,
+    readonly batch: readonly CloudEvent[],
     private readonly pending: PendingWrites,
     private readonly parentLogger: Logger,
   ) {}

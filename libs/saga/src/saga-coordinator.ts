@@ -1,6 +1,5 @@
 import { PermanentError } from '@app/consumer-runtime';
 import { CloudEvent } from '@app/contracts';
-import { addToOutbox } from '@app/outbox';
 import { randomUUID } from 'node:crypto';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
@@ -11,11 +10,18 @@ import { SagaRow, SagasRepository, SagaStepRow } from './sagas.repository';
 
 /**
  * The transaction a saga moves in: the consumer's (holding the dedupe row of the message that caused the move) or
- * the deadline job's. `history` queues the transition's `saga_steps` row, written before that transaction commits.
+ * the deadline job's. `history` queues the transition's `saga_steps` row and `send` its command or outcome for the
+ * outbox, both written (one statement each for the whole transaction) before it commits.
  */
 export interface SagaTransaction {
   manager: EntityManager;
   history(row: SagaStepRow): void;
+  send(message: OutgoingMessage): void;
+  /**
+   * The saga, locked until the transaction ends. The consumer's transaction locks every saga its batch of replies
+   * needs in one statement (SagaLocks); by default one `SELECT … FOR UPDATE` each.
+   */
+  lock?(id: string): Promise<SagaRow | undefined>;
 }
 
 /** What moved, for logs and metrics once the transaction committed. */
@@ -41,8 +47,7 @@ export interface StartSaga<D> {
 
 /**
  * Moves sagas: each move locks the saga's row, decides with `decide` (pure), then in the caller's transaction updates
- * the row (guarded by its version), writes the next command or the outcome to the outbox, and queues one history
- * row. Nothing is sent any other way, so a move and its command commit together or not at all.
+ * the row (guarded by its version), and queues the next command or the outcome for the outbox and one history row. Nothing is sent any other way, so a move and its command commit together or not at all.
  */
 export class SagaCoordinator {
   private readonly sagas: ReadonlyMap<string, CompiledSaga<any>>;
@@ -86,7 +91,7 @@ export class SagaCoordinator {
     }
     const view: SagaView<D> = { id, correlationId: start.correlationId, data: start.data, results: {} };
     const sent = buildCommand(saga, view, move.send!, 1);
-    await addToOutbox(tx.manager, sent.topic, sent.event);
+    tx.send(sent);
     tx.history(this.historyRow(saga, id, 1, move, { type: null, id: start.startEventId }, sent));
     return { sagaId: id, type, state: move.state, step: first.name, event: move.event, sent: sent.event.type };
   }
@@ -96,7 +101,7 @@ export class SagaCoordinator {
    * attempt, one after the saga moved on) changes nothing. A reply for no known saga is a PermanentError.
    */
   async reply(tx: SagaTransaction, reply: SagaReplyEvent): Promise<SagaTransition | undefined> {
-    const row = await SagasRepository.lock(tx.manager, reply.data.sagaId);
+    const row = await (tx.lock ? tx.lock(reply.data.sagaId) : SagasRepository.lock(tx.manager, reply.data.sagaId));
     if (!row) throw new PermanentError(`no saga ${reply.data.sagaId} for reply ${reply.type}`);
     const saga = this.definition(row.type);
     const route = saga.route(reply.type);
@@ -155,7 +160,7 @@ export class SagaCoordinator {
     });
     // The row is locked, so only a bug could get here; rolling back is the safe answer.
     if (!moved) throw new Error(`saga ${row.id} is no longer at version ${row.version}`);
-    if (sent) await addToOutbox(tx.manager, sent.topic, sent.event);
+    if (sent) tx.send(sent);
     tx.history(this.historyRow(saga, row.id, version, move, cause, sent));
     return {
       sagaId: row.id,

@@ -1,7 +1,8 @@
 import { JobResult, runExclusiveJob, ScheduledRun } from '@app/jobs';
 import { DataSource } from 'typeorm';
 import { SagaCoordinator, SagaTransition } from './saga-coordinator';
-import { SagasRepository, SagaStepRow } from './sagas.repository';
+import { sagaTransaction } from './saga-transaction';
+import { SagasRepository } from './sagas.repository';
 
 export const SAGA_DEADLINES_JOB = 'saga-deadlines';
 
@@ -38,13 +39,13 @@ export function expireSagaDeadlines(
       for (;;) {
         const { locked, transitions } = await dataSource.transaction(async (manager) => {
           const rows = await SagasRepository.lockExpired(manager, batchSize);
-          const history: SagaStepRow[] = [];
+          const tx = sagaTransaction(manager);
           const moved: SagaTransition[] = [];
           for (const row of rows) {
-            const transition = await coordinator.deadline({ manager, history: (step) => history.push(step) }, row);
+            const transition = await coordinator.deadline(tx, row);
             if (transition) moved.push(transition);
           }
-          await SagasRepository.insertSteps(manager, history);
+          await tx.flush();
           return { locked: rows.length, transitions: moved };
         });
         options.onCommitted?.(transitions);

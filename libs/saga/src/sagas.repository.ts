@@ -104,6 +104,19 @@ export const SagasRepository = {
   },
 
   /**
+   * These sagas, locked until the transaction ends, in one statement: in id order, so that two transactions locking
+   * overlapping sets cannot deadlock.
+   */
+  async lockMany(manager: EntityManager, ids: string[]): Promise<SagaRow[]> {
+    const rows = await preparedQuery<RawSaga>(
+      manager,
+      `SELECT ${COLUMNS} FROM sagas WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+      [ids],
+    );
+    return rows.map(toSagaRow);
+  },
+
+  /**
    * Moves the saga from `fromVersion` to the next version: the version guard makes a move computed from a stale read
    * write nothing. `timeoutMs` null clears the deadline. False when the version did not match.
    */

@@ -1,6 +1,16 @@
 import { ConsumerContext } from '@app/consumer-runtime';
 import { LOGGER } from '@app/logger';
-import { SagaCoordinator, SagaMetrics, SagasRepository, SagaStepRow, SagaTransaction, SagaTransition } from '@app/saga';
+import { toOutboxRow, writeOutboxRows } from '@app/outbox';
+import {
+  SagaCoordinator,
+  SagaLocks,
+  SagaMetrics,
+  SagaReplyEvent,
+  SagasRepository,
+  SagaStepRow,
+  SagaTransaction,
+  SagaTransition,
+} from '@app/saga';
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
@@ -22,6 +32,8 @@ export class FulfilmentSaga {
     this.uncommittedTransitions += rows.length;
   };
   private uncommittedTransitions = 0;
+  /** Each consumer transaction's saga locks (its manager is the transaction's). */
+  private readonly locks = new WeakMap<EntityManager, SagaLocks>();
   private committedTransitions = 0;
 
   constructor(
@@ -43,9 +55,27 @@ export class FulfilmentSaga {
     });
   }
 
-  /** The consumer's transaction as the coordinator's: its manager, and history rows queued on it. */
+  /**
+   * The consumer's transaction as the coordinator's: its manager, history rows and commands queued on it (one
+   * statement each for the whole transaction), and every saga its batch of replies moves locked in one statement.
+   */
   transaction(ctx: ConsumerContext): SagaTransaction {
-    return { manager: ctx.manager, history: (row) => ctx.write(this.writeHistory, row) };
+    const { manager } = ctx;
+    let locks = this.locks.get(manager);
+    if (!locks) {
+      const replyTypes = new Set(this.coordinator.replyTypes);
+      locks = new SagaLocks(manager, () =>
+        ctx.batch.filter((event) => replyTypes.has(event.type)).map((event) => (event as SagaReplyEvent).data.sagaId),
+      );
+      this.locks.set(manager, locks);
+    }
+    const saga = locks;
+    return {
+      manager,
+      history: (row) => ctx.write(this.writeHistory, row),
+      send: (message) => ctx.write(writeOutboxRows, toOutboxRow(message.topic, message.event)),
+      lock: (id) => saga.lock(id),
+    };
   }
 
   /** Logs a transition where an operator wants to see it (failures and compensations above debug). */

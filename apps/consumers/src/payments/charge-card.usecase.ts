@@ -9,6 +9,7 @@ import { LOGGER } from '@app/logger';
 import { queueSagaReply } from '@app/saga';
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
+import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { ProviderCallFault } from '../fault-injection/provider-call-fault';
 import { PaymentProviderClient, PaymentRejectedError } from './payment-provider.client';
@@ -20,13 +21,24 @@ export const PAYMENTS_SOURCE = '/participants/payments';
  * Charges the card once per saga, in the order that makes a crash cheap (like the notifier):
  * 1. commit the intent (`charging`) — a restart finds it;
  * 2. call the provider with the step's `Idempotency-Key` — the irreversible step, last;
- * 3. commit `charged` (or `declined`), then reply in the consumer's transaction (with its dedupe row).
+ * 3. `charged` and the reply in the consumer's transaction (with its dedupe row; `declined` commits on its own).
  * Killed between 2 and 3, the redelivered command calls again with the same key and the provider answers with the
  * charge it made. A payment already charged, declined or refunded is answered from the row, without a call.
  */
 @Injectable()
 export class ChargeCardUseCase {
   private readonly fault: ProviderCallFault;
+  /** `charged` for every charge of the consumer's transaction, in one statement. */
+  private readonly writeCharged = async (
+    manager: EntityManager,
+    charged: Array<{ sagaId: string; chargeId: string }>,
+  ) => {
+    for (const sagaId of await PaymentsRepository.markCharged(manager, charged)) {
+      // A refund began while this charge was in flight (an operator replay racing the compensation): say so loudly.
+      const { chargeId } = charged.find((row) => row.sagaId === sagaId)!;
+      this.logger.error({ sagaId, chargeId }, 'charged after the refund of this payment began');
+    }
+  };
 
   constructor(
     private readonly deps: ConsumerServiceDeps,
@@ -68,10 +80,7 @@ export class ChargeCardUseCase {
       return reply(PAYMENTS_CARD_CHARGE_FAILED_V1, { reason: error.message });
     }
     this.fault.called({ sagaId, eventId: command.id });
-    if (!(await PaymentsRepository.markCharged(this.deps.bookkeeping, sagaId, charged.chargeId))) {
-      // A refund began while this charge was in flight (an operator replay racing the compensation): say so loudly.
-      this.logger.error({ sagaId, chargeId: charged.chargeId }, 'charged after the refund of this payment began');
-    }
+    ctx.write(this.writeCharged, { sagaId, chargeId: charged.chargeId });
     return reply(PAYMENTS_CARD_CHARGED_V1, { chargeId: charged.chargeId, amount, currency });
   }
 }

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { bookkeepingQuery } from '../bookkeeping-query';
 import { PaymentStatus } from './payment.entity';
 
@@ -31,9 +31,10 @@ function toState(row: Record<string, unknown>): PaymentState {
 }
 
 /**
- * The payments participant's statements. Each commits on its own (outside the consumer's transaction, without
+ * The payments participant's statements. Those before and around the provider call commit on their own (without
  * waiting for the disk: `bookkeepingQuery`), so that the intent survives a crash of the process during the provider
- * call and no row lock is held across it.
+ * call and no row lock is held across it; the success after the call is written in the consumer's transaction with
+ * the reply (`ctx.write`).
  */
 export const PaymentsRepository = {
   /**
@@ -62,18 +63,21 @@ export const PaymentsRepository = {
     return toState(rows[0]);
   },
 
-  /** The provider charged: `charged`, unless a refund began meanwhile (false then). */
-  async markCharged(bookkeeping: DataSource, sagaId: string, chargeId: string): Promise<boolean> {
-    const rows: unknown[] = await bookkeepingQuery(
-      bookkeeping,
-      `WITH moved AS (
-         UPDATE payments SET status = 'charged', charge_id = $2, updated_at = now()
-          WHERE saga_id = $1 AND status = 'charging' RETURNING 1
-       )
-       SELECT * FROM moved`,
-      [sagaId, chargeId],
+  /**
+   * The provider charged these: `charged`, in the consumer's transaction (queued with `ctx.write`, committed with the
+   * commands' replies and dedupe rows). Returns the sagas whose payment was not `charging` any more (a refund began
+   * meanwhile).
+   */
+  async markCharged(manager: EntityManager, charged: Array<{ sagaId: string; chargeId: string }>): Promise<string[]> {
+    const rows: Array<{ saga_id: string }> = await manager.query(
+      `UPDATE payments p SET status = 'charged', charge_id = c.charge_id, updated_at = now()
+         FROM unnest($1::uuid[], $2::varchar[]) AS c(saga_id, charge_id)
+        WHERE p.saga_id = c.saga_id AND p.status = 'charging'
+        RETURNING p.saga_id`,
+      [charged.map((row) => row.sagaId), charged.map((row) => row.chargeId)],
     );
-    return rows.length === 1;
+    const moved = new Set(rows.map((row) => row.saga_id));
+    return charged.filter((row) => !moved.has(row.sagaId)).map((row) => row.sagaId);
   },
 
   /** The provider declined: nothing charged. */

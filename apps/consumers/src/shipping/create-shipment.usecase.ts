@@ -9,10 +9,15 @@ import { LOGGER } from '@app/logger';
 import { queueSagaReply } from '@app/saga';
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
+import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { ProviderCallFault } from '../fault-injection/provider-call-fault';
 import { ShipmentRejectedError, ShippingProviderClient } from './shipping-provider.client';
 import { ShipmentsRepository } from './shipments.repository';
+
+/** `created` for every shipment of the consumer's transaction, in one statement. */
+const writeCreated = (manager: EntityManager, created: Array<{ sagaId: string; shipmentId: string }>) =>
+  ShipmentsRepository.markCreated(manager, created);
 
 export const SHIPPING_SOURCE = '/participants/shipping';
 
@@ -62,7 +67,7 @@ export class CreateShipmentUseCase {
       return reply(SHIPPING_SHIPMENT_CREATION_FAILED_V1, { reason: error.message });
     }
     this.fault.called({ sagaId, eventId: command.id });
-    await ShipmentsRepository.markCreated(this.deps.bookkeeping, sagaId, created.shipmentId);
+    ctx.write(writeCreated, { sagaId, shipmentId: created.shipmentId });
     return reply(SHIPPING_SHIPMENT_CREATED_V1, { shipmentId: created.shipmentId });
   }
 }

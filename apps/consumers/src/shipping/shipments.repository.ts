@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { bookkeepingQuery } from '../bookkeeping-query';
 import { ShipmentStatus } from './shipment.entity';
 
@@ -24,9 +24,10 @@ function toState(row: Record<string, unknown>): ShipmentState {
 }
 
 /**
- * The shipping participant's statements. Each commits on its own (outside the consumer's transaction, without
+ * The shipping participant's statements. Those before and around the carrier call commit on their own (without
  * waiting for the disk: `bookkeepingQuery`), so that the intent survives a crash of the process during the carrier
- * call and no row lock is held across it.
+ * call and no row lock is held across it; the success after the call is written in the consumer's transaction with
+ * the reply (`ctx.write`).
  */
 export const ShipmentsRepository = {
   /** The intent to create: a new row `creating`, or one more call of a row still `creating`; else the row as it is. */
@@ -52,12 +53,13 @@ export const ShipmentsRepository = {
     return toState(rows[0]);
   },
 
-  async markCreated(bookkeeping: DataSource, sagaId: string, shipmentId: string): Promise<void> {
-    await bookkeepingQuery(
-      bookkeeping,
-      `UPDATE shipments SET status = 'created', shipment_id = $2, updated_at = now()
-        WHERE saga_id = $1 AND status = 'creating'`,
-      [sagaId, shipmentId],
+  /** The carrier created these: `created`, in the consumer's transaction (queued with `ctx.write`). */
+  async markCreated(manager: EntityManager, created: Array<{ sagaId: string; shipmentId: string }>): Promise<void> {
+    await manager.query(
+      `UPDATE shipments s SET status = 'created', shipment_id = c.shipment_id, updated_at = now()
+         FROM unnest($1::uuid[], $2::varchar[]) AS c(saga_id, shipment_id)
+        WHERE s.saga_id = c.saga_id AND s.status = 'creating'`,
+      [created.map((row) => row.sagaId), created.map((row) => row.shipmentId)],
     );
   },
 

@@ -1,3 +1,4 @@
+import { CloudEvent } from '@app/contracts';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
 import { BatchWriter, ConsumerContext } from '../handler';
@@ -10,6 +11,7 @@ import { CapturedWrite } from './keyed-committer';
  */
 export class DeferredContext implements ConsumerContext {
   readonly writes: CapturedWrite[] = [];
+  readonly batch: readonly CloudEvent[];
   private childLogger?: Logger;
 
   constructor(
@@ -17,11 +19,17 @@ export class DeferredContext implements ConsumerContext {
     readonly topic: string,
     readonly partition: number,
     readonly offset: string,
-    readonly eventId: string,
+    event: CloudEvent,
     readonly attempt: number,
     readonly replayCount: number,
     private readonly parentLogger: Logger,
-  ) {}
+  ) {
+    this.batch = [event];
+  }
+
+  get eventId(): string {
+    return this.batch[0].id;
+  }
 
   get manager(): EntityManager {
     throw new Error(

@@ -114,10 +114,12 @@ export class KeyedCommitter {
         items.map((item) => item.event.id),
       );
       decisions = await this.parkStep.begin(manager, items);
+      const events = items.map((item) => item.event);
       const pending = new PendingWrites();
       const results: CommitOutcome[] = [];
       for (const item of items) {
-        const outcome = await this.parkStep.handle(item, item.attempt, { manager, pending, claims }, decisions);
+        const tx = { manager, events, pending, claims };
+        const outcome = await this.parkStep.handle(item, item.attempt, tx, decisions);
         results.push(item.rerun ? 'rerun' : outcome);
         if (outcome === 'applied' && !item.rerun && (item.attempt > 1 || item.replayCount > 0)) {
           // After failures or a replay there is a status row saying otherwise; it turns `processed` with the effect.

@@ -175,7 +175,7 @@ export class KeyedRecords {
       topic,
       partition,
       message.message.offset,
-      event.id,
+      event,
       attempt,
       replayCount,
       logger,

@@ -25,6 +25,8 @@ export interface HandledMessage extends ParsedMessage {
 /** The transaction a run of messages is applied in: its manager, the rows queued for it, its dedupe claims. */
 export interface HandleTransaction {
   manager: EntityManager;
+  /** The events it applies, in order (`ConsumerContext.batch`). */
+  events: readonly CloudEvent[];
   pending: PendingWrites;
   claims: ProcessedEventClaims;
 }
@@ -47,6 +49,7 @@ export class HandleStep {
       attempt,
       item.replayCount,
       tx.manager,
+      tx.events,
       tx.pending,
       logger,
     );
