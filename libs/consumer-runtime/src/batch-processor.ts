@@ -54,7 +54,7 @@ export interface BatchControls {
   heartbeat(): Promise<void>;
   /** The consumer is stopping, lost the partition or is rebalancing: finish the current message, start no new one. */
   shouldStop(): boolean;
-  /** Commits `message.offset + 1` for the batch's partition. */
+  /** Marks `message.offset + 1` for commit for the batch's partition (sent with the group's others: OffsetCommits). */
   commit(message: KafkaMessage): Promise<void>;
 }
 

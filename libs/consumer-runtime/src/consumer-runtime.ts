@@ -11,6 +11,7 @@ import { ConsumerMetrics } from './consumer-metrics';
 import { HandlerRegistration } from './handler';
 import { KeyParking } from './parking/key-parking';
 import { Unparker } from './parking/unparker';
+import { OffsetCommits } from './offset-commits';
 import { PartitionHolds } from './partition-holds';
 import { DeadLetterStep } from './steps/dead-letter.middleware';
 import { dedupe } from './steps/dedupe.middleware';
@@ -23,6 +24,7 @@ import { KeyedRecords } from './keyed/keyed-records';
 const REBALANCING = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'NOT_COORDINATOR']);
 export const DEFAULT_RETRY_CEILING_MS = 3_600_000;
 export const DEFAULT_UNPARK_RESEND_MS = 60_000;
+export const DEFAULT_COMMIT_INTERVAL_MS = 50;
 export const DEFAULT_KEYED_SETTINGS: KeyedSettings = { perPartition: 32, maxInFlight: 128, windowSize: 1_000 };
 
 /**
@@ -78,6 +80,8 @@ export interface ConsumerRuntimeOptions {
   concurrency?: Concurrency;
   /** With `concurrency: 'key'`: the bounds (defaults DEFAULT_KEYED_SETTINGS). */
   keyed?: Partial<KeyedSettings>;
+  /** Offset commits of the group go out at most this often, all partitions in one request (default 50 ms). */
+  commitIntervalMs?: number;
   /** Called after each database commit, before the offset commit: the crash tests kill the process here. */
   afterDbCommit?: () => void;
 }
@@ -101,6 +105,7 @@ export class ConsumerRuntime {
   private breakers?: GroupBreakers;
   private unparker?: Unparker;
   private dispatcher?: KeyedDispatcher;
+  private commits?: OffsetCommits;
 
   constructor(private readonly options: ConsumerRuntimeOptions) {
     this.group = options.group;
@@ -156,6 +161,13 @@ export class ConsumerRuntime {
       logger,
       metrics,
     });
+    this.commits = new OffsetCommits({
+      group,
+      consumer,
+      logger,
+      minIntervalMs: this.options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS,
+    });
+    consumer.on(consumer.events.REBALANCING, () => void this.commits?.flush());
     const run =
       this.options.concurrency === 'key'
         ? this.keyed(consumer, breakers, deadLetters, parking)
@@ -207,6 +219,7 @@ export class ConsumerRuntime {
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       this.rebalancing = false;
       holds.reassigned(payload.memberAssignment);
+      this.commits?.retain(payload.memberAssignment);
       logger.info({ group, memberId: payload.memberId, assignment: payload.memberAssignment }, 'partitions assigned');
     });
     const processor = new BatchProcessor({
@@ -267,6 +280,7 @@ export class ConsumerRuntime {
     const dispatcher = new KeyedDispatcher({
       group,
       consumer,
+      commits: this.commits!,
       records,
       settings: this.keyedSettings(),
       logger,
@@ -276,6 +290,7 @@ export class ConsumerRuntime {
     breakers.attach(dispatcher);
     this.dispatcher = dispatcher;
     consumer.on(consumer.events.REBALANCING, () => dispatcher.rebalancing());
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.commits?.retain(payload.memberAssignment));
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       dispatcher.assigned(payload.memberAssignment);
       logger.info({ group, memberId: payload.memberId, assignment: payload.memberAssignment }, 'partitions assigned');
@@ -299,6 +314,8 @@ export class ConsumerRuntime {
     // kafkajs ignores commitOffsets once its runner stops: let the batch in hand commit before disconnecting.
     await Promise.allSettled([...this.inFlight]);
     await this.dispatcher?.stop();
+    await this.commits?.flush();
+    this.commits?.close();
     await this.unparker?.stop();
     this.holds?.clear();
     await this.breakers?.stop();
@@ -335,9 +352,7 @@ export class ConsumerRuntime {
         shouldStop: () => this.stopping || this.rebalancing || !isRunning() || isStale(),
         commit: async (message) => {
           resolveOffset(message.offset);
-          await consumer.commitOffsets([
-            { topic: batch.topic, partition: batch.partition, offset: (BigInt(message.offset) + 1n).toString() },
-          ]);
+          this.commits!.mark(batch.topic, batch.partition, BigInt(message.offset) + 1n);
         },
       });
     } finally {

@@ -2,6 +2,7 @@ import { Batch, Consumer } from 'kafkajs';
 import { Logger } from 'pino';
 import { BreakerWaiters } from '../breaker/group-breakers';
 import { errorMessage } from '../classify-error';
+import { OffsetCommits } from '../offset-commits';
 import { ConsumerMetrics } from '../consumer-metrics';
 import { keyOf } from '../parking/message-keys';
 import { KeyedItem, KeyedRecords, Verdict } from './keyed-records';
@@ -30,6 +31,11 @@ interface Lane {
   highWatermark?: bigint;
   /** Revoked: what still runs finishes, and nothing of it is committed. */
   abandoned: boolean;
+  /**
+   * Records still to pre-check for being applied already: the first window after the partition came to this member,
+   * where the records a previous owner finished above its committed offset can be (none beyond it).
+   */
+  precheck: number;
 }
 
 /** A record that waits: for its retry time, or on a dependency whose breaker is open. */
@@ -73,14 +79,12 @@ export class KeyedDispatcher implements BreakerWaiters {
   private cursor = 0;
   private suspended = false;
   private stopping = false;
-  private committing?: Promise<void>;
-  private dirty = false;
-  private commitRetry?: NodeJS.Timeout;
 
   constructor(
     private readonly deps: {
       group: string;
-      consumer: Pick<Consumer, 'pause' | 'resume' | 'commitOffsets'>;
+      consumer: Pick<Consumer, 'pause' | 'resume'>;
+      commits: OffsetCommits;
       records: KeyedRecords;
       settings: KeyedSettings;
       logger: Logger;
@@ -98,7 +102,9 @@ export class KeyedDispatcher implements BreakerWaiters {
     const room = Math.max(0, this.deps.settings.windowSize - lane.window.size);
     const messages = batch.messages.slice(0, room);
     if (messages.length < batch.messages.length) this.pause(lane);
-    const items = await this.deps.records.prepare(batch.topic, batch.partition, messages);
+    const precheck = lane.precheck > 0;
+    lane.precheck = Math.max(0, lane.precheck - messages.length);
+    const items = await this.deps.records.prepare(batch.topic, batch.partition, messages, precheck);
     if (lane.abandoned || this.stopping) return;
     for (const item of items) {
       const ignored = this.deps.records.isIgnored(item);
@@ -114,7 +120,7 @@ export class KeyedDispatcher implements BreakerWaiters {
   /** The group is rebalancing: nothing new starts; what is done is committed while the generation still holds. */
   rebalancing(): void {
     this.suspended = true;
-    this.scheduleCommit();
+    void this.deps.commits.flush();
   }
 
   /** The member joined with this assignment: revoked partitions are let go, the rest goes on. */
@@ -131,12 +137,9 @@ export class KeyedDispatcher implements BreakerWaiters {
     this.stopping = true;
     for (const waiting of this.waiting.values()) clearTimeout(waiting.timer);
     this.waiting.clear();
-    clearTimeout(this.commitRetry);
     await Promise.allSettled([...this.running]);
-    while (this.committing) await this.committing;
     this.scheduleCommit();
-    await this.committing;
-    clearTimeout(this.commitRetry);
+    await this.deps.commits.flush();
   }
 
   // BreakerWaiters: what an open breaker holds back and lets go.
@@ -165,7 +168,15 @@ export class KeyedDispatcher implements BreakerWaiters {
     const id = `${topic}|${partition}`;
     let lane = this.lanes.get(id);
     if (!lane) {
-      lane = { id, topic, partition, window: new PartitionWindow<KeyedItem>(), paused: false, abandoned: false };
+      lane = {
+        id,
+        topic,
+        partition,
+        window: new PartitionWindow<KeyedItem>(),
+        paused: false,
+        abandoned: false,
+        precheck: this.deps.settings.windowSize,
+      };
       this.lanes.set(id, lane);
     }
     return lane;
@@ -288,6 +299,7 @@ export class KeyedDispatcher implements BreakerWaiters {
   private abandon(lane: Lane): void {
     lane.abandoned = true;
     this.lanes.delete(lane.id);
+    this.deps.commits.forget(lane.topic, lane.partition);
     for (const waiting of [...this.waiting.values()]) {
       if (waiting.lane !== lane) continue;
       clearTimeout(waiting.timer);
@@ -308,52 +320,14 @@ export class KeyedDispatcher implements BreakerWaiters {
     );
   }
 
+  /** Marks each partition's lowest unfinished offset for commit when it moved. */
   private scheduleCommit(): void {
-    if (this.committing) {
-      this.dirty = true;
-      return;
-    }
-    this.committing = this.commitLoop().finally(() => {
-      this.committing = undefined;
-      // A completion that came while the loop was ending.
-      if (this.dirty && !this.commitRetry) this.scheduleCommit();
-    });
-  }
-
-  /** Commits each partition's lowest unfinished offset when it moved; one request for all partitions. */
-  private async commitLoop(): Promise<void> {
-    try {
-      do {
-        this.dirty = false;
-        const due = [...this.lanes.values()].filter((lane) => {
-          const offset = lane.window.committable();
-          return offset !== undefined && lane.committed !== undefined && offset > lane.committed;
-        });
-        if (due.length === 0) return;
-        const offsets = due.map((lane) => ({
-          topic: lane.topic,
-          partition: lane.partition,
-          offset: lane.window.committable()!.toString(),
-        }));
-        await this.deps.consumer.commitOffsets(offsets);
-        due.forEach((lane, index) => {
-          lane.committed = BigInt(offsets[index].offset);
-          this.setLag(lane);
-        });
-      } while (this.dirty);
-    } catch (error) {
-      const type = (error as { type?: string }).type;
-      this.deps.logger[type && REBALANCE_ERRORS.has(type) ? 'debug' : 'warn'](
-        { group: this.deps.group, err: errorMessage(error) },
-        'could not commit offsets; trying again in a second (what is done and not committed is skipped by the dedupe table when redelivered)',
-      );
-      this.dirty = false;
-      clearTimeout(this.commitRetry);
-      if (!this.stopping)
-        this.commitRetry = setTimeout(() => {
-          this.commitRetry = undefined;
-          this.scheduleCommit();
-        }, 1_000);
+    for (const lane of this.lanes.values()) {
+      const offset = lane.window.committable();
+      if (offset === undefined || lane.committed === undefined || offset <= lane.committed) continue;
+      lane.committed = offset;
+      this.deps.commits.mark(lane.topic, lane.partition, offset);
+      this.setLag(lane);
     }
   }
 

@@ -66,8 +66,11 @@ export class KeyedRecords {
     this.hooks = new GroupRetryHooks(deps);
   }
 
-  /** Parses a fetched run of one partition; one query tells which of its events the group applied already. */
-  async prepare(topic: string, partition: number, messages: KafkaMessage[]): Promise<KeyedItem[]> {
+  /**
+   * Parses a fetched run of one partition; with `precheck`, one query tells which of its events the group applied
+   * already (their handlers are not run again).
+   */
+  async prepare(topic: string, partition: number, messages: KafkaMessage[], precheck = true): Promise<KeyedItem[]> {
     const takesAnyType = this.deps.handlers.has(ANY_EVENT_TYPE);
     const items = messages.map((message): KeyedItem => {
       const parsed = parseAndValidate(
@@ -77,7 +80,7 @@ export class KeyedRecords {
       );
       return { topic, partition, message, parsed, applied: false };
     });
-    const fresh = items.filter((item) => item.parsed.kind === 'event' && isLive(item.message));
+    const fresh = precheck ? items.filter((item) => item.parsed.kind === 'event' && isLive(item.message)) : [];
     try {
       const applied = await ProcessedEventClaims.appliedAmong(
         this.deps.dataSource,
