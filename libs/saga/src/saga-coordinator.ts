@@ -6,7 +6,7 @@ import { EntityManager } from 'typeorm';
 import { CompiledSaga, SagaState, SagaView } from './saga-definition';
 import { buildCommand, buildOutcome, OutgoingMessage } from './saga-messages';
 import { decide, SagaMove, startMove } from './saga-transitions';
-import { SagaRow, SagasRepository, SagaStepRow } from './sagas.repository';
+import { SagaMoveTo, SagaRow, SagasRepository, SagaStepRow } from './sagas.repository';
 
 /**
  * The transaction a saga moves in: the consumer's (holding the dedupe row of the message that caused the move) or
@@ -22,6 +22,11 @@ export interface SagaTransaction {
    * needs in one statement (SagaLocks); by default one `SELECT … FOR UPDATE` each.
    */
   lock?(id: string): Promise<SagaRow | undefined>;
+  /**
+   * Queues the move of a locked saga, written with the transaction's others before it commits (SagasRepository.
+   * moveMany); by default each move is written at once.
+   */
+  move?(row: SagaRow, to: SagaMoveTo): void;
 }
 
 /** What moved, for logs and metrics once the transaction committed. */
@@ -147,7 +152,7 @@ export class SagaCoordinator {
     const sent: OutgoingMessage | undefined = move.send
       ? buildCommand(saga, view, move.send, version)
       : move.outcome && buildOutcome(saga, view, move.outcome, move.failure ?? row.failure, version);
-    const moved = await SagasRepository.move(tx.manager, row.id, row.version, {
+    const to: SagaMoveTo = {
       state: move.state,
       step: move.step,
       stepName: saga.steps[move.step].name,
@@ -157,9 +162,11 @@ export class SagaCoordinator {
       lastError: move.error ?? null,
       results,
       ended: move.state === 'completed' || move.state === 'compensated',
-    });
+    };
+    if (tx.move) tx.move(row, to);
     // The row is locked, so only a bug could get here; rolling back is the safe answer.
-    if (!moved) throw new Error(`saga ${row.id} is no longer at version ${row.version}`);
+    else if (!(await SagasRepository.move(tx.manager, row.id, row.version, to)))
+      throw new Error(`saga ${row.id} is no longer at version ${row.version}`);
     if (sent) tx.send(sent);
     tx.history(this.historyRow(saga, row.id, version, move, cause, sent));
     return {

@@ -66,6 +66,27 @@ export function toSagaRow(raw: RawSaga): SagaRow {
   };
 }
 
+/** What a move sets (`SagasRepository.move`). */
+export interface SagaMoveTo {
+  state: SagaState;
+  step: number;
+  stepName: string;
+  attempts: number;
+  /** The next deadline from now; null clears it. */
+  timeoutMs: number | null;
+  failure: string | null;
+  lastError: string | null;
+  results: Record<string, unknown> | null;
+  ended: boolean;
+}
+
+/** One move of a locked saga: from the version it was read at. */
+export interface SagaRowMove {
+  id: string;
+  fromVersion: number;
+  to: SagaMoveTo;
+}
+
 export interface NewSaga {
   id: string;
   type: string;
@@ -120,22 +141,7 @@ export const SagasRepository = {
    * Moves the saga from `fromVersion` to the next version: the version guard makes a move computed from a stale read
    * write nothing. `timeoutMs` null clears the deadline. False when the version did not match.
    */
-  async move(
-    manager: EntityManager,
-    id: string,
-    fromVersion: number,
-    to: {
-      state: SagaState;
-      step: number;
-      stepName: string;
-      attempts: number;
-      timeoutMs: number | null;
-      failure: string | null;
-      lastError: string | null;
-      results: Record<string, unknown> | null;
-      ended: boolean;
-    },
-  ): Promise<boolean> {
+  async move(manager: EntityManager, id: string, fromVersion: number, to: SagaMoveTo): Promise<boolean> {
     const rows = await preparedQuery(
       manager,
       `UPDATE sagas
@@ -165,6 +171,56 @@ export const SagasRepository = {
       ],
     );
     return rows.length === 1;
+  },
+
+  /**
+   * Many moves, queued by a consumer transaction: one statement per round, each round at most one move per saga (a
+   * saga moved twice in one transaction goes in two rounds, in order). Throws when a saga was not at the version its
+   * move was computed from, which rolls the transaction back (the rows are locked, so only a bug gets there).
+   */
+  async moveMany(manager: EntityManager, moves: SagaRowMove[]): Promise<void> {
+    for (let rest = moves; rest.length > 0;) {
+      const seen = new Set<string>();
+      const round = rest.filter((move) => !seen.has(move.id) && seen.add(move.id));
+      rest = rest.filter((move) => !round.includes(move));
+      const column = <K extends keyof SagaMoveTo>(key: K) => round.map((move) => move.to[key]);
+      const rows = await preparedQuery<{ id: string }>(
+        manager,
+        `UPDATE sagas s
+            SET state = m.state, step = m.step, step_name = m.step_name, attempts = m.attempts,
+                deadline = CASE WHEN m.timeout_ms IS NULL THEN NULL
+                                ELSE clock_timestamp() + make_interval(secs => m.timeout_ms / 1000) END,
+                version = s.version + 1,
+                failure = COALESCE(m.failure, s.failure),
+                last_error = COALESCE(m.last_error, s.last_error),
+                results = CASE WHEN m.results IS NULL THEN s.results ELSE s.results || m.results END,
+                updated_at = clock_timestamp(),
+                ended_at = CASE WHEN m.ended THEN clock_timestamp() ELSE s.ended_at END
+           FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::int[], $5::varchar[], $6::int[], $7::float8[],
+                       $8::text[], $9::text[], $10::jsonb[], $11::bool[])
+                AS m(id, from_version, state, step, step_name, attempts, timeout_ms, failure, last_error, results, ended)
+          WHERE s.id = m.id AND s.version = m.from_version
+          RETURNING s.id`,
+        [
+          round.map((move) => move.id),
+          round.map((move) => move.fromVersion),
+          column('state'),
+          column('step'),
+          column('stepName'),
+          column('attempts'),
+          column('timeoutMs'),
+          column('failure'),
+          column('lastError'),
+          round.map((move) => (move.to.results === null ? null : JSON.stringify(move.to.results))),
+          column('ended'),
+        ],
+      );
+      if (rows.length < round.length) {
+        const moved = new Set(rows.map((row) => row.id));
+        const missed = round.find((move) => !moved.has(move.id))!;
+        throw new Error(`saga ${missed.id} is no longer at version ${missed.fromVersion}`);
+      }
+    }
   },
 
   /** History rows, one statement for any number (a consumer batch queues them; see `SagaTransaction.history`). */

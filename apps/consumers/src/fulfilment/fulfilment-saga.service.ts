@@ -5,6 +5,7 @@ import {
   SagaCoordinator,
   SagaLocks,
   SagaMetrics,
+  SagaRowMove,
   SagaReplyEvent,
   SagasRepository,
   SagaStepRow,
@@ -16,6 +17,9 @@ import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { ORDER_FULFILMENT, orderFulfilmentSaga } from './order-fulfilment.saga';
+
+/** The moves a consumer transaction queued, in one statement per round (SagasRepository.moveMany). */
+const writeMoves = (manager: EntityManager, moves: SagaRowMove[]) => SagasRepository.moveMany(manager, moves);
 
 /**
  * The fulfilment group's saga coordinator and what goes with it: history rows written once per consumer transaction,
@@ -56,7 +60,7 @@ export class FulfilmentSaga {
   }
 
   /**
-   * The consumer's transaction as the coordinator's: its manager, history rows and commands queued on it (one
+   * The consumer's transaction as the coordinator's: its manager, moves, history rows and commands queued on it (one
    * statement each for the whole transaction), and every saga its batch of replies moves locked in one statement.
    */
   transaction(ctx: ConsumerContext): SagaTransaction {
@@ -75,6 +79,7 @@ export class FulfilmentSaga {
       history: (row) => ctx.write(this.writeHistory, row),
       send: (message) => ctx.write(writeOutboxRows, toOutboxRow(message.topic, message.event)),
       lock: (id) => saga.lock(id),
+      move: (row, to) => ctx.write(writeMoves, saga.move(row, to)),
     };
   }
 
