@@ -124,7 +124,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
       rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
-      partitionsConsumedConcurrently: config.CONSUMER_PARTITION_CONCURRENCY,
+      partitionsConsumedConcurrently: service.partitionConcurrency ?? config.CONSUMER_PARTITION_CONCURRENCY,
       retryCeilingMs: service.retryCeilingMs ?? config.CONSUMER_RETRY_CEILING_MS,
       keyOrder: config.CONSUMER_KEY_PARKING === 'off' ? 'none' : (service.keyOrder ?? 'none'),
       concurrency: service.concurrency ?? 'batch',

@@ -32,8 +32,9 @@ interface Lane {
   /** Revoked: what still runs finishes, and nothing of it is committed. */
   abandoned: boolean;
   /**
-   * Records still to pre-check for being applied already: the first window after the partition came to this member,
-   * where the records a previous owner finished above its committed offset can be (none beyond it).
+   * Records still to pre-check for being applied already, after the partition came to this member: a previous owner
+   * may have finished records above its committed offset, within its window (none beyond it). Checking stops at the
+   * first batch with none applied, or after a window.
    */
   precheck: number;
 }
@@ -103,8 +104,8 @@ export class KeyedDispatcher implements BreakerWaiters {
     const messages = batch.messages.slice(0, room);
     if (messages.length < batch.messages.length) this.pause(lane);
     const precheck = lane.precheck > 0;
-    lane.precheck = Math.max(0, lane.precheck - messages.length);
     const items = await this.deps.records.prepare(batch.topic, batch.partition, messages, precheck);
+    lane.precheck = items.some((item) => item.applied) ? Math.max(0, lane.precheck - messages.length) : 0;
     if (lane.abandoned || this.stopping) return;
     for (const item of items) {
       const ignored = this.deps.records.isIgnored(item);
