@@ -27,6 +27,8 @@ const RATE = Number(process.env.BENCH_RATE || 200);
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const adminToken = randomBytes(16).toString('hex');
+// Node flags for the three apps (e.g. --cpu-prof --cpu-prof-dir=… for profiles).
+const NODE_OPTIONS = (process.env.BENCH_WEBHOOKS_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
 
 type Receipt = [string, number];
 
@@ -68,22 +70,25 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  const ingress = spawnBuilt('dist/apps/ingress/src/main.js', {
-    ...common,
-    HOOKRAIL_SOURCES: sourcesFile,
-    ADMIN_TOKEN: adminToken,
-    PORT: String(port),
-  });
-  const relay = spawnBuilt('dist/apps/relay/src/main.js', common);
-  const consumers = spawnBuilt('dist/apps/consumers/src/main.js', {
-    ...common,
-    CONSUMER_GROUPS: 'webhooks',
-    KAFKA_NAMESPACE: namespace,
-    DEAD_LETTER_STORE: 'false',
-    OUTBOUND_WEBHOOKS_TOPICS: TOPICS.shopOrders,
-    OUTBOUND_WEBHOOKS_WORKERS: String(WORKERS),
-    OUTBOUND_WEBHOOKS_ENDPOINT_CONCURRENCY: String(Math.ceil(WORKERS / ENDPOINTS)),
-  });
+  const ingress = spawnBuilt(
+    'dist/apps/ingress/src/main.js',
+    { ...common, HOOKRAIL_SOURCES: sourcesFile, ADMIN_TOKEN: adminToken, PORT: String(port) },
+    NODE_OPTIONS,
+  );
+  const relay = spawnBuilt('dist/apps/relay/src/main.js', common, NODE_OPTIONS);
+  const consumers = spawnBuilt(
+    'dist/apps/consumers/src/main.js',
+    {
+      ...common,
+      CONSUMER_GROUPS: 'webhooks',
+      KAFKA_NAMESPACE: namespace,
+      DEAD_LETTER_STORE: 'false',
+      OUTBOUND_WEBHOOKS_TOPICS: TOPICS.shopOrders,
+      OUTBOUND_WEBHOOKS_WORKERS: String(WORKERS),
+      OUTBOUND_WEBHOOKS_ENDPOINT_CONCURRENCY: String(Math.ceil(WORKERS / ENDPOINTS)),
+    },
+    NODE_OPTIONS,
+  );
   const db = new Client({ connectionString: url });
   try {
     await waitHttp(port, '/healthz', 60_000);
