@@ -96,7 +96,7 @@ describe('hookrail CLI on real Kafka and Postgres', () => {
     expect(JSON.parse(backlogRun.stdout)).toEqual({ unpublished: 0, parked: 0, oldestAgeSeconds: 0, byTopic: [] });
     expect(lag.code).toBe(0);
     expect(lag.stdout).toMatch(
-      new RegExp(`${scenario.healthy.group}\\s+${scenario.inputTopic}\\s+0\\s+\\d+\\s+\\d+\\s+0`),
+      new RegExp(`${scenario.healthy.group}\\s+–\\s+${scenario.inputTopic}\\s+0\\s+\\d+\\s+\\d+\\s+0`),
     );
   });
 });

@@ -104,7 +104,13 @@ describe('the analytics group (the recipe for a new consumer group)', () => {
       ),
     ).toBe(0);
     expect(JSON.parse(out.join('\n'))).toContainEqual(
-      expect.objectContaining({ groupId: `${bed.namespace}analytics`, topic: bed.topic, partition: 0, lag: 0 }),
+      expect.objectContaining({
+        groupId: `${bed.namespace}analytics`,
+        worksBy: 'batch',
+        topic: bed.topic,
+        partition: 0,
+        lag: 0,
+      }),
     );
   });
 });

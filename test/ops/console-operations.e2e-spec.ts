@@ -71,6 +71,9 @@ describe('operator console on the running system, in headless Chromium at 1280 p
     }
     await page.locator('#consumer-groups tr[data-group="ledger"]', { hasText: 'finance' }).waitFor();
     await page.locator('#consumer-groups tr[data-group="notifier"]', { hasText: 'customer-messaging' }).waitFor();
+    // How each group works through its partitions: the notifier calls a provider and runs keys at once.
+    await page.locator('#consumer-groups tr[data-group="notifier"] td', { hasText: /^key$/ }).waitFor();
+    await page.locator('#consumer-groups tr[data-group="ledger"] td', { hasText: /^batch$/ }).waitFor();
     await shot('overview');
 
     await page.click('nav a[data-page=dead-letters]');

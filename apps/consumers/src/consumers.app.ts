@@ -98,7 +98,8 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
 
   // Who answers for each group's dead letters and alerts, where the console, the CLI and the alerts can read it.
   const owners = new ConsumerGroupOwnersRepository(dataSource);
-  for (const { group, service } of services) await owners.register(group, service.owner, service.topics);
+  for (const { group, service } of services)
+    await owners.register(group, service.owner, service.topics, service.concurrency ?? 'batch');
 
   for (const { group, service, topics, ...names } of services) {
     const deps = new ConsumerServiceDeps(

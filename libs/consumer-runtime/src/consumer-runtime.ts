@@ -8,6 +8,7 @@ import { BreakerSettings, DEFAULT_BREAKER_SETTINGS } from './breaker/dependency-
 import { GroupBreakers } from './breaker/group-breakers';
 import { errorMessage } from './classify-error';
 import { ConsumerMetrics } from './consumer-metrics';
+import { Concurrency } from './consumer-states';
 import { HandlerRegistration } from './handler';
 import { KeyParking } from './parking/key-parking';
 import { Unparker } from './parking/unparker';
@@ -33,14 +34,6 @@ export const DEFAULT_KEYED_SETTINGS: KeyedSettings = { perPartition: 32, maxInFl
  * events behind it, then applies them in their order.
  */
 export type KeyOrder = 'none' | 'park';
-
-/**
- * How a group works through a partition. `batch` (the default): one record at a time, runs of records applied in one
- * transaction; for groups whose work is local to the database. `key`: records of different keys at the same time,
- * each key in offset order, handlers run before the transaction and their writes committed together; for groups
- * whose handlers wait on a provider.
- */
-export type Concurrency = 'batch' | 'key';
 
 export interface ConsumerRuntimeOptions {
   /** The service's name: its consumer group, its `processed_events` and status rows, its dead letters. */

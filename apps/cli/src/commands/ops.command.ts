@@ -1,4 +1,4 @@
-import { listBreakers } from '@app/consumer-runtime';
+import { ConsumerGroupOwnersRepository, listBreakers } from '@app/consumer-runtime';
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { managerRows } from '@app/db';
 import { DEAD_LETTER_STORE_GROUP } from '@app/dead-letters';
@@ -18,17 +18,29 @@ export async function outboxBacklogCommand(ctx: CliContext, options: { json: boo
     ctx.out(`\n${formatTable(backlog.byTopic, ['topic', 'unpublished', 'oldestAgeSeconds'])}`);
 }
 
-/** `hookrail lag`: per consumer group, topic and partition; the project's groups and the dead-letter store by default. */
+/**
+ * `hookrail lag`: per consumer group, topic and partition; the project's groups and the dead-letter store by default;
+ * with how each group works through its partitions (`batch`, or `key`: records of different keys at once), as its
+ * process registered it (`–` when the database does not answer or the group never started).
+ */
 export async function lagCommand(ctx: CliContext, options: { json: boolean; groups: string[] }): Promise<void> {
   const groups = options.groups.length ? options.groups : [...CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP];
-  const lag = await findConsumerLag(
-    await ctx.kafkaAdmin(),
-    groups.map((group) => ctx.namespaced(group)),
-  );
+  const [lag, owners] = await Promise.all([
+    findConsumerLag(
+      await ctx.kafkaAdmin(),
+      groups.map((group) => ctx.namespaced(group)),
+    ),
+    ctx
+      .database()
+      .then((db) => new ConsumerGroupOwnersRepository(db).list())
+      .catch(() => []),
+  ]);
+  const concurrency = new Map(owners.map((owner) => [ctx.namespaced(owner.group), owner.concurrency]));
+  const rows = lag.map((row) => ({ ...row, worksBy: concurrency.get(row.groupId) ?? '–' }));
   ctx.out(
     options.json
-      ? JSON.stringify(lag, null, 2)
-      : formatTable(lag, ['groupId', 'topic', 'partition', 'committed', 'end', 'lag']),
+      ? JSON.stringify(rows, null, 2)
+      : formatTable(rows, ['groupId', 'worksBy', 'topic', 'partition', 'committed', 'end', 'lag']),
   );
 }
 

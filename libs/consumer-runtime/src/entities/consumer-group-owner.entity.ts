@@ -22,6 +22,10 @@ export class ConsumerGroupOwnerEntity {
   @Column('varchar', { length: 249, array: true })
   topics: string[];
 
+  /** How the group works through its partitions: `batch` or `key` (records of different keys at once). */
+  @Column('varchar', { length: 8, default: 'batch' })
+  concurrency: string;
+
   /** When a consumers process last started the group. */
   @Column('timestamptz', { name: 'registered_at', default: () => 'now()' })
   registeredAt: Date;

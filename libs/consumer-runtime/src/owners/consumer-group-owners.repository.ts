@@ -1,4 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { Concurrency } from '../consumer-states';
 
 /** The team that answers for a group's dead letters and alerts. */
 export interface GroupOwner {
@@ -10,6 +11,8 @@ export interface GroupOwner {
 export interface ConsumerGroupOwner extends GroupOwner {
   group: string;
   topics: string[];
+  /** How the group works through its partitions, as its process last started it. */
+  concurrency: Concurrency;
   registeredAt: Date;
 }
 
@@ -17,27 +20,41 @@ export interface ConsumerGroupOwner extends GroupOwner {
 export class ConsumerGroupOwnersRepository {
   constructor(private readonly db: DataSource | EntityManager) {}
 
-  /** Records (or updates) the owner and topics of a group that a process starts. */
-  async register(group: string, owner: GroupOwner, topics: readonly string[]): Promise<void> {
+  /** Records (or updates) the owner, topics and concurrency of a group that a process starts. */
+  async register(
+    group: string,
+    owner: GroupOwner,
+    topics: readonly string[],
+    concurrency: Concurrency = 'batch',
+  ): Promise<void> {
     await this.db.query(
-      `INSERT INTO consumer_group_owners ("group", team, contact, topics) VALUES ($1, $2, $3, $4::varchar[])
+      `INSERT INTO consumer_group_owners ("group", team, contact, topics, concurrency)
+       VALUES ($1, $2, $3, $4::varchar[], $5)
        ON CONFLICT ("group") DO UPDATE SET
-         team = EXCLUDED.team, contact = EXCLUDED.contact, topics = EXCLUDED.topics, registered_at = now()`,
-      [group, owner.team, owner.contact, [...topics]],
+         team = EXCLUDED.team, contact = EXCLUDED.contact, topics = EXCLUDED.topics,
+         concurrency = EXCLUDED.concurrency, registered_at = now()`,
+      [group, owner.team, owner.contact, [...topics], concurrency],
     );
   }
 
   /** Every group that has ever run, by name. */
   async list(): Promise<ConsumerGroupOwner[]> {
-    const rows: Array<{ group: string; team: string; contact: string; topics: string[]; registered_at: Date }> =
-      await this.db.query(
-        `SELECT "group", team, contact, topics, registered_at FROM consumer_group_owners ORDER BY "group"`,
-      );
+    const rows: Array<{
+      group: string;
+      team: string;
+      contact: string;
+      topics: string[];
+      concurrency: Concurrency;
+      registered_at: Date;
+    }> = await this.db.query(
+      `SELECT "group", team, contact, topics, concurrency, registered_at FROM consumer_group_owners ORDER BY "group"`,
+    );
     return rows.map((row) => ({
       group: row.group,
       team: row.team,
       contact: row.contact,
       topics: row.topics,
+      concurrency: row.concurrency,
       registeredAt: new Date(row.registered_at),
     }));
   }

@@ -17,6 +17,7 @@ import { InboundEventsAggregateIndex1764570000002 } from './1764570000002-Inboun
 import { AnalyticsDailyTotals1764580000001 } from './1764580000001-AnalyticsDailyTotals';
 import { ParkedKeys1764590000001 } from './1764590000001-ParkedKeys';
 import { WebhookFailedDeliveriesIndex1764610000001 } from './1764610000001-WebhookFailedDeliveriesIndex';
+import { ConsumerGroupConcurrency1764620000001 } from './1764620000001-ConsumerGroupConcurrency';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   AnalyticsDailyTotals1764580000001,
   ParkedKeys1764590000001,
   WebhookFailedDeliveriesIndex1764610000001,
+  ConsumerGroupConcurrency1764620000001,
 ];

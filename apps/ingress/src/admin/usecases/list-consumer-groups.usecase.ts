@@ -1,4 +1,4 @@
-import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
+import { Concurrency, ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { Database } from '@app/db';
 import { DeadLettersRepository } from '@app/dead-letters';
@@ -10,6 +10,8 @@ export interface ConsumerGroupView {
   /** Null until a consumers process has started the group (it registers its owner then). */
   owner: { team: string; contact: string } | null;
   topics: string[];
+  /** `batch` or `key` (records of different keys at once); null until a consumers process has started the group. */
+  concurrency: Concurrency | null;
   /** Null while Kafka does not answer, or when the group never committed anything. */
   lag: number | null;
   /** Dead letters waiting in status `dead`. */
@@ -38,6 +40,7 @@ export class ListConsumerGroupsUseCase {
         group,
         owner: owner ? { team: owner.team, contact: owner.contact } : null,
         topics: owner?.topics ?? [],
+        concurrency: owner?.concurrency ?? null,
         lag: lag?.get(group) ?? null,
         dead: dead.filter((row) => row.group === group).reduce((sum, row) => sum + row.count, 0),
       };
