@@ -3,10 +3,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { repoRoot } from './lib/repo-root';
 import { tcpReachable } from './lib/tcp-reachable';
 import concurrently from 'concurrently';
 
-const root = path.resolve(__dirname, '..');
+const root = repoRoot();
 
 function step(script: string): void {
   const result = spawnSync('npm', ['run', '--silent', script], { cwd: root, stdio: 'inherit', env: process.env });

@@ -1,18 +1,6 @@
-import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@app/config';
-import { InvalidFilterError } from '@app/dead-letters';
-import { errorMessage } from '@app/logger';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { CliContext, UsageError } from './cli-context';
-import { deliveriesCommand } from './commands/deliveries.command';
-import { dlqCommand } from './commands/dlq.command';
-import { endpointsCommand } from './commands/endpoints.command';
-import { jobsCommand } from './commands/jobs.command';
-import { breakersCommand, lagCommand, outboxBacklogCommand } from './commands/ops.command';
-import { traceCommand } from './commands/trace.command';
-import { sagasCommand } from './commands/sagas.command';
-import { CliEnv } from './config/cli.env';
+import { OPTIONS } from './cli-options';
 
 export const USAGE = `hookrail — operate a hookrail installation
 
@@ -63,32 +51,6 @@ Environment: DATABASE_URL (default: database hookrail on 127.0.0.1, as npm start
 HOOKRAIL_OPERATOR (who you are in the audit), OUTBOUND_WEBHOOKS_ALLOW_HOSTS / _ALLOW_HTTP / _ALLOW_PORTS (the SSRF
 rules an endpoint's URL is checked against). The database used is named on stderr.`;
 
-const OPTIONS = {
-  json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-  'dry-run': { type: 'boolean', default: false },
-  yes: { type: 'boolean', short: 'y', default: false },
-  all: { type: 'boolean', default: false },
-  limit: { type: 'string' },
-  rate: { type: 'string' },
-  as: { type: 'string' },
-  group: { type: 'string', multiple: true },
-  type: { type: 'string' },
-  'error-class': { type: 'string' },
-  key: { type: 'string' },
-  'event-id': { type: 'string' },
-  since: { type: 'string' },
-  until: { type: 'string' },
-  status: { type: 'string' },
-  'event-type': { type: 'string', multiple: true },
-  description: { type: 'string' },
-  ordered: { type: 'boolean', default: false },
-  'max-in-flight': { type: 'string' },
-  reason: { type: 'string' },
-  overlap: { type: 'string' },
-  state: { type: 'string' },
-} as const;
-
 /** Runs one command; returns the exit code (0 done, 1 failed, 2 usage error). */
 export async function runCli(
   argv: string[],
@@ -110,87 +72,9 @@ export async function runCli(
     out(USAGE);
     return 0;
   }
-  let ctx: CliContext | undefined;
-  try {
-    ctx = new CliContext(loadConfig(CliEnv, env), out, err, !env.DATABASE_URL, ask);
-    if (command === 'dlq') {
-      await dlqCommand(ctx, action, rest, {
-        json: values.json,
-        dryRun: values['dry-run'],
-        all: values.all,
-        yes: values.yes,
-        limit: values.limit,
-        rate: values.rate,
-        as: values.as,
-        group: values.group?.[0],
-        type: values.type,
-        errorClass: values['error-class'],
-        key: values.key,
-        eventId: values['event-id'],
-        since: values.since,
-        until: values.until,
-        status: values.status,
-      });
-    } else if (command === 'endpoints') {
-      await endpointsCommand(ctx, action, rest, {
-        json: values.json,
-        as: values.as,
-        eventTypes: values['event-type'] ?? [],
-        description: values.description,
-        ordered: values.ordered,
-        rate: values.rate,
-        maxInFlight: values['max-in-flight'],
-        reason: values.reason,
-        overlap: values.overlap,
-      });
-    } else if (command === 'deliveries') {
-      await deliveriesCommand(ctx, action, rest, {
-        json: values.json,
-        dryRun: values['dry-run'],
-        as: values.as,
-        status: values.status,
-        type: values.type,
-        since: values.since,
-        until: values.until,
-        limit: values.limit,
-      });
-    } else if (command === 'outbox' && action === 'backlog') {
-      await outboxBacklogCommand(ctx, { json: values.json });
-    } else if (command === 'sagas') {
-      await sagasCommand(ctx, action, rest, {
-        json: values.json,
-        state: values.state,
-        type: values.type,
-        key: values.key,
-        limit: values.limit,
-        as: values.as,
-      });
-    } else if (command === 'lag') {
-      await lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
-    } else if (command === 'breakers') {
-      await breakersCommand(ctx, { json: values.json, all: values.all });
-    } else if (command === 'jobs') {
-      return await jobsCommand(ctx, action, rest, { json: values.json });
-    } else if (command === 'trace') {
-      await traceCommand(
-        ctx,
-        [action, ...rest].filter((ref) => ref !== undefined),
-        { json: values.json },
-      );
-    } else {
-      throw new UsageError(`unknown command "${positionals.join(' ')}"`);
-    }
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof InvalidFilterError || error instanceof ConfigError) {
-      err(`hookrail: ${error.message}`);
-      return 2;
-    }
-    err(`hookrail: failed: ${errorMessage(error)}`);
-    return 1;
-  } finally {
-    await ctx?.close().catch(() => undefined);
-  }
+  // Everything else loads only now: `--help` answers without the database, Kafka or Nest libraries.
+  const { runCommand } = await import('./run-command');
+  return runCommand({ command, action, rest, values }, out, err, env, ask);
 }
 
 /** A yes/no question on the terminal, when there is one (stdin and stderr both a TTY). */

@@ -97,7 +97,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   );
 
   // Who answers for each group's dead letters and alerts, where the console, the CLI and the alerts can read it.
-  const owners = new ConsumerGroupOwnersRepository(dataSource);
+  const owners = new ConsumerGroupOwnersRepository(managerRows(dataSource.manager));
   for (const { group, service } of services)
     await owners.register(group, service.owner, service.topics, service.concurrency ?? 'batch');
 

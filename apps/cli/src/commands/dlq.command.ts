@@ -1,3 +1,4 @@
+import { managerRows } from '@app/db';
 import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
 import {
   DeadLetterFilter,
@@ -103,7 +104,7 @@ async function list(ctx: CliContext, options: DlqOptions): Promise<void> {
   const database = await ctx.database();
   const [rows, owners] = await Promise.all([
     new DeadLettersRepository(database).list(filter, positiveInt(options.limit, 'limit', 50)),
-    new ConsumerGroupOwnersRepository(database).list(),
+    new ConsumerGroupOwnersRepository(managerRows(database.manager)).list(),
   ]);
   const ownerOf = (group: string) => {
     const found = owners.find((owner) => owner.group === group);

@@ -31,8 +31,8 @@ export async function lagCommand(ctx: CliContext, options: { json: boolean; grou
       groups.map((group) => ctx.namespaced(group)),
     ),
     ctx
-      .database()
-      .then((db) => new ConsumerGroupOwnersRepository(db).list())
+      .rows()
+      .then((rows) => new ConsumerGroupOwnersRepository(rows).list())
       .catch(() => []),
   ]);
   const concurrency = new Map(owners.map((owner) => [ctx.namespaced(owner.group), owner.concurrency]));

@@ -43,7 +43,7 @@ export class OperationsMetrics implements OnModuleInit {
       labelNames: ['group', 'team', 'contact'],
       registers: [registry],
       async collect() {
-        const owners = await new ConsumerGroupOwnersRepository(await database.connection())
+        const owners = await new ConsumerGroupOwnersRepository(managerRows((await database.connection()).manager))
           .list()
           .catch(() => undefined);
         if (!owners) return;

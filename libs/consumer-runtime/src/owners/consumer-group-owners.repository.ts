@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { QueryRows } from '@app/db';
 import { Concurrency } from '../consumer-states';
 
 /** The team that answers for a group's dead letters and alerts. */
@@ -18,7 +18,7 @@ export interface ConsumerGroupOwner extends GroupOwner {
 
 /** The consumer_group_owners statements, one method each. */
 export class ConsumerGroupOwnersRepository {
-  constructor(private readonly db: DataSource | EntityManager) {}
+  constructor(private readonly rows: QueryRows) {}
 
   /** Records (or updates) the owner, topics and concurrency of a group that a process starts. */
   async register(
@@ -27,28 +27,27 @@ export class ConsumerGroupOwnersRepository {
     topics: readonly string[],
     concurrency: Concurrency = 'batch',
   ): Promise<void> {
-    await this.db.query(
+    await this.rows(
       `INSERT INTO consumer_group_owners ("group", team, contact, topics, concurrency)
        VALUES ($1, $2, $3, $4::varchar[], $5)
        ON CONFLICT ("group") DO UPDATE SET
          team = EXCLUDED.team, contact = EXCLUDED.contact, topics = EXCLUDED.topics,
-         concurrency = EXCLUDED.concurrency, registered_at = now()`,
+         concurrency = EXCLUDED.concurrency, registered_at = now()
+       RETURNING "group"`,
       [group, owner.team, owner.contact, [...topics], concurrency],
     );
   }
 
   /** Every group that has ever run, by name. */
   async list(): Promise<ConsumerGroupOwner[]> {
-    const rows: Array<{
+    const rows = await this.rows<{
       group: string;
       team: string;
       contact: string;
       topics: string[];
       concurrency: Concurrency;
       registered_at: Date;
-    }> = await this.db.query(
-      `SELECT "group", team, contact, topics, concurrency, registered_at FROM consumer_group_owners ORDER BY "group"`,
-    );
+    }>(`SELECT "group", team, contact, topics, concurrency, registered_at FROM consumer_group_owners ORDER BY "group"`);
     return rows.map((row) => ({
       group: row.group,
       team: row.team,

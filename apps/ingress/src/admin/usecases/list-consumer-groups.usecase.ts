@@ -1,6 +1,6 @@
 import { Concurrency, ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
 import { CONSUMER_GROUPS } from '@app/contracts';
-import { Database } from '@app/db';
+import { Database, managerRows } from '@app/db';
 import { DeadLettersRepository } from '@app/dead-letters';
 import { Injectable } from '@nestjs/common';
 import { ConsumerLagProbe } from '../lag/consumer-lag.probe';
@@ -29,7 +29,7 @@ export class ListConsumerGroupsUseCase {
   async execute(): Promise<ConsumerGroupView[]> {
     const db = await this.database.connection();
     const [owners, lag, dead] = await Promise.all([
-      new ConsumerGroupOwnersRepository(db).list(),
+      new ConsumerGroupOwnersRepository(managerRows(db.manager)).list(),
       this.lag.byGroup(),
       new DeadLettersRepository(db).countDeadByErrorClass(),
     ]);

@@ -1,0 +1,122 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from '@app/config';
+import { errorMessage } from '@app/logger';
+import { CliContext, UsageError } from './cli-context';
+import { CliEnv } from './config/cli.env';
+import { ParsedValues } from './cli-options';
+
+/** A command line parsed by `runCli`: the command, its action, the rest of the positionals and the options. */
+export interface ParsedCommand {
+  command: string;
+  action?: string;
+  rest: string[];
+  values: ParsedValues;
+}
+
+/**
+ * Runs one parsed command; returns the exit code (0 done, 1 failed, 2 usage error). Each command's module is loaded
+ * when it runs, so that a command loads only the libraries it uses.
+ */
+export async function runCommand(
+  { command, action, rest, values }: ParsedCommand,
+  out: (text: string) => void,
+  err: (text: string) => void,
+  env: NodeJS.ProcessEnv,
+  ask: ((question: string) => Promise<boolean>) | undefined,
+): Promise<number> {
+  const positionals = [command, action, ...rest].filter((word) => word !== undefined);
+  let ctx: CliContext | undefined;
+  try {
+    ctx = new CliContext(loadConfig(CliEnv, env), out, err, !env.DATABASE_URL, ask);
+    if (command === 'dlq') {
+      await (
+        await import('./commands/dlq.command')
+      ).dlqCommand(ctx, action, rest, {
+        json: values.json,
+        dryRun: values['dry-run'],
+        all: values.all,
+        yes: values.yes,
+        limit: values.limit,
+        rate: values.rate,
+        as: values.as,
+        group: values.group?.[0],
+        type: values.type,
+        errorClass: values['error-class'],
+        key: values.key,
+        eventId: values['event-id'],
+        since: values.since,
+        until: values.until,
+        status: values.status,
+      });
+    } else if (command === 'endpoints') {
+      await (
+        await import('./commands/endpoints.command')
+      ).endpointsCommand(ctx, action, rest, {
+        json: values.json,
+        as: values.as,
+        eventTypes: values['event-type'] ?? [],
+        description: values.description,
+        ordered: values.ordered,
+        rate: values.rate,
+        maxInFlight: values['max-in-flight'],
+        reason: values.reason,
+        overlap: values.overlap,
+      });
+    } else if (command === 'deliveries') {
+      await (
+        await import('./commands/deliveries.command')
+      ).deliveriesCommand(ctx, action, rest, {
+        json: values.json,
+        dryRun: values['dry-run'],
+        as: values.as,
+        status: values.status,
+        type: values.type,
+        since: values.since,
+        until: values.until,
+        limit: values.limit,
+      });
+    } else if (command === 'outbox' && action === 'backlog') {
+      await (await import('./commands/ops.command')).outboxBacklogCommand(ctx, { json: values.json });
+    } else if (command === 'sagas') {
+      await (
+        await import('./commands/sagas.command')
+      ).sagasCommand(ctx, action, rest, {
+        json: values.json,
+        state: values.state,
+        type: values.type,
+        key: values.key,
+        limit: values.limit,
+        as: values.as,
+      });
+    } else if (command === 'lag') {
+      await (await import('./commands/ops.command')).lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
+    } else if (command === 'breakers') {
+      await (await import('./commands/ops.command')).breakersCommand(ctx, { json: values.json, all: values.all });
+    } else if (command === 'jobs') {
+      return await (await import('./commands/jobs.command')).jobsCommand(ctx, action, rest, { json: values.json });
+    } else if (command === 'trace') {
+      await (
+        await import('./commands/trace.command')
+      ).traceCommand(
+        ctx,
+        [action, ...rest].filter((ref) => ref !== undefined),
+        { json: values.json },
+      );
+    } else {
+      throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+    }
+    return 0;
+  } catch (error) {
+    // A bad filter of the dead-letter commands (InvalidFilterError), known by name: loading @app/dead-letters here
+    // would cost every other command a third of its start.
+    const badFilter = error instanceof Error && error.name === 'InvalidFilterError';
+    if (error instanceof UsageError || badFilter || error instanceof ConfigError) {
+      err(`hookrail: ${error.message}`);
+      return 2;
+    }
+    err(`hookrail: failed: ${errorMessage(error)}`);
+    return 1;
+  } finally {
+    await ctx?.close().catch(() => undefined);
+  }
+}
