@@ -52,9 +52,16 @@ export async function ingressInvariants(db: Client, run: RunRecord): Promise<Inv
   const unavailable = serverErrors.filter((delivery) => delivery.status === 503);
   const rows: InvariantRow[] = [
     noneRow(
-      'every 5xx is a 503 with Retry-After, during the Postgres outage',
+      'every 5xx is a 503 with Retry-After: during the Postgres outage, or overloaded',
       'other 5xx',
-      serverErrors.filter((delivery) => delivery.status !== 503 || !delivery.retryAfter || !during(delivery)).map(show),
+      serverErrors
+        .filter(
+          (delivery) =>
+            delivery.status !== 503 ||
+            !delivery.retryAfter ||
+            (!during(delivery) && delivery.body?.error !== 'overloaded'),
+        )
+        .map(show),
     ),
     noneRow(
       'no 4xx (every delivery was valid, duplicates byte for byte)',
@@ -97,8 +104,10 @@ export async function ingressInvariants(db: Client, run: RunRecord): Promise<Inv
     if (delivery.status === 202 && delivery.body?.duplicate === false)
       inserters.set(delivery.webhookId, (inserters.get(delivery.webhookId) ?? 0) + 1);
     // In doubt: the ingress said the write may have happened, or the sender stopped waiting for its answer.
-    if ((delivery.status === 503 && delivery.body?.error === 'write_outcome_unknown') || delivery.status === 0)
-      inDoubt.add(delivery.webhookId);
+    const mayBeRecorded =
+      delivery.body?.error === 'write_outcome_unknown' ||
+      (delivery.body?.error === 'overloaded' && delivery.body?.mayBeRecorded === true);
+    if ((delivery.status === 503 && mayBeRecorded) || delivery.status === 0) inDoubt.add(delivery.webhookId);
   }
   const leftByFailure: string[] = [];
   for (const [webhookId] of rowsByWebhookId) {

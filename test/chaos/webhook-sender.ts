@@ -14,7 +14,7 @@ export interface Delivery {
   answeredAt: number;
   status: number;
   retryAfter?: string;
-  body?: { id?: string; duplicate?: boolean; error?: string; recorded?: boolean | string };
+  body?: { id?: string; duplicate?: boolean; error?: string; recorded?: boolean | string; mayBeRecorded?: boolean };
   error?: string;
 }
 

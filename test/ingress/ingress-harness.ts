@@ -1,5 +1,5 @@
 import { loadConfig } from '@app/config';
-import { createTestDatabase, TestDatabase } from '@app/testing';
+import { AppProcess, cleanEnv, createTestDatabase, freePort, TestDatabase } from '@app/testing';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,5 +115,50 @@ export async function post(
     status: response.status,
     body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
     headers: response.headers,
+  };
+}
+
+/** The ingress as `npm run start:ingress` runs it: a process of its own, on a free port, over a database of its own. */
+export interface IngressProcess {
+  url: string;
+  process: AppProcess;
+  database: TestDatabase;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export async function startIngressProcess(overrides: Record<string, string> = {}): Promise<IngressProcess> {
+  const database = await createTestDatabase();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-ingress-'));
+  const sourcesFile = path.join(dir, 'sources.json');
+  writeFileSync(sourcesFile, JSON.stringify(testSources));
+  const port = await freePort();
+  const child = AppProcess.start(
+    'ingress',
+    cleanEnv({
+      DATABASE_URL: database.url,
+      HOOKRAIL_SOURCES: sourcesFile,
+      ADMIN_TOKEN: randomBytes(16).toString('hex'),
+      TEST_SHOP_SECRET: secrets.standard[0],
+      PORT: String(port),
+      OPS_SAMPLE_INTERVAL_MS: '0',
+      ...overrides,
+    }),
+  );
+  await child.waitForLog('ingress started');
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    process: child,
+    database,
+    query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+    close: async () => {
+      child.signal('SIGTERM');
+      await child.exited;
+      await client.end();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

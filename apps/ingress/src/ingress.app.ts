@@ -4,7 +4,10 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventCatalog } from './catalog/event-catalog';
 import { IngressEnv } from './config/ingress.env';
-import { logRequest } from './http/request-log';
+import { GroupCommitWriter } from './events/group-commit.writer';
+import { OverloadedError } from './events/overload';
+import { overloaded } from './http/problem.filter';
+import { annotateRequest, logRequest } from './http/request-log';
 import { IngressModule } from './ingress.module';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { loadSources } from './sources/sources.loader';
@@ -46,6 +49,21 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
     },
   );
   const metrics = app.get(IngressMetrics);
+  // Admission: a delivery the ingress could not commit in time is shed before its body is read or its signature
+  // checked (Envoy's overload manager: a fast 503, never an unbounded queue).
+  const writer = app.get(GroupCommitWriter);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'POST' || !isDeliveryRoute(request.routeOptions.url)) return done();
+    const reason = writer.admit();
+    if (!reason) return done();
+    writer.shed(reason);
+    const problem = overloaded(new OverloadedError(reason));
+    annotateRequest(request, { outcome: problem.code });
+    void reply
+      .status(problem.status)
+      .headers({ 'content-type': 'application/json; charset=utf-8', ...problem.headers })
+      .send(JSON.stringify({ error: problem.code, message: problem.message, ...problem.details }));
+  });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
@@ -53,4 +71,9 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
     done();
   });
   return app;
+}
+
+/** The routes that take deliveries: webhooks and CloudEvents. */
+function isDeliveryRoute(route: string | undefined): boolean {
+  return route === '/events' || (route?.startsWith('/webhooks/') ?? false);
 }

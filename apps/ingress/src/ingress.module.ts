@@ -11,7 +11,7 @@ import { EventCatalog } from './catalog/event-catalog';
 import { IngressEnv } from './config/ingress.env';
 import { AgentTaskStatusRepository } from './events/agent-task-status.repository';
 import { EventsController } from './events/events.controller';
-import { GROUP_COMMIT_SETTINGS, GroupCommitWriter } from './events/group-commit.writer';
+import { GROUP_COMMIT_SETTINGS, GroupCommitSettings, GroupCommitWriter } from './events/group-commit.writer';
 import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
@@ -43,6 +43,8 @@ export class IngressModule {
           url: config.DATABASE_URL,
           applicationName: 'hookrail-ingress',
           poolSize: config.DATABASE_POOL_SIZE,
+          // Kept open and opened before /readyz says ready: the group commit's statements and a few reads.
+          minPoolSize: Math.min(config.DATABASE_POOL_SIZE, writeConnections(config) + 2),
           entities: INGRESS_ENTITIES,
         }),
         AdminModule.forRoot({
@@ -77,9 +79,10 @@ export class IngressModule {
             maxRows: config.GROUP_COMMIT_MAX_ROWS,
             maxWaitMs: config.GROUP_COMMIT_WAIT_MS,
             // Without grouping each delivery is its own statement, as many at once as the pool has connections.
-            maxInFlight:
-              config.GROUP_COMMIT_MAX_ROWS === 1 ? config.DATABASE_POOL_SIZE : config.GROUP_COMMIT_MAX_IN_FLIGHT,
-          },
+            maxInFlight: writeConnections(config),
+            maxPending: config.INGRESS_MAX_PENDING,
+            commitTimeoutMs: config.INGRESS_COMMIT_TIMEOUT_MS,
+          } satisfies GroupCommitSettings,
         },
         BackpressureService,
         IngressMetrics,
@@ -99,4 +102,9 @@ export class IngressModule {
       ],
     };
   }
+}
+
+/** Statements the group commit runs at once: without grouping, each delivery its own, as many as the pool has. */
+function writeConnections(config: IngressEnv): number {
+  return config.GROUP_COMMIT_MAX_ROWS === 1 ? config.DATABASE_POOL_SIZE : config.GROUP_COMMIT_MAX_IN_FLIGHT;
 }

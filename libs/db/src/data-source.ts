@@ -10,6 +10,11 @@ export interface DataSourceSettings {
   /** Shows up in pg_stat_activity; name the app. */
   applicationName: string;
   poolSize?: number;
+  /**
+   * Connections the pool keeps open when idle (default none). The ingress keeps all of them, opened before it says it
+   * is ready (`Database.warm`), so that a burst does not open twenty at once.
+   */
+  minPoolSize?: number;
   /** Fail fast when Postgres is unreachable, so a request gets a 503 instead of hanging. */
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
@@ -30,6 +35,7 @@ export interface DataSourceSettings {
 function poolSettings(settings: DataSourceSettings): PoolConfig {
   return {
     max: settings.poolSize ?? 10,
+    min: Math.min(settings.minPoolSize ?? 0, settings.poolSize ?? 10),
     connectionTimeoutMillis: settings.connectTimeoutMs ?? 2000,
     statement_timeout: settings.statementTimeoutMs ?? 10_000,
     ...(settings.synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),

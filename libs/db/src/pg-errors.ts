@@ -18,6 +18,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * True when the pool gave no connection in time: every one was in use and none came free (pg-pool's wait), or a new
+ * one took too long to open. Postgres may be down, or only slow to serve this process's queue: the caller tells which
+ * (the ingress answers `overloaded` when it committed a moment ago, `database_unavailable` otherwise).
+ */
+export function isPoolWaitTimeout(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    if (/timeout exceeded when trying to connect|Connection terminated due to connection timeout/i.test(cause.message))
+      return true;
+  }
+  return false;
+}
+
+/**
  * True when a statement lost a race with another transaction and would succeed when run again: SQLSTATE 40P01
  * (deadlock detected, Postgres aborted this transaction to break the cycle) or 40001 (serialization failure).
  */

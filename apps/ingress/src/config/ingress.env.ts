@@ -83,6 +83,26 @@ export class IngressEnv extends OutboundWebhooksEnv {
   @Max(200)
   GROUP_COMMIT_MAX_IN_FLIGHT = 4;
 
+  /**
+   * Deliveries waiting for their commit (queued or in a statement) at most; more are answered `503 overloaded` at once,
+   * before their body is read.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  INGRESS_MAX_PENDING = 2_000;
+
+  /**
+   * A delivery not committed within this many milliseconds is answered `503 overloaded`; while the oldest waiting
+   * one has waited half of it, new ones are shed at once. Below what senders wait (GitHub 10 s, Shopify 5 s).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  INGRESS_COMMIT_TIMEOUT_MS = 2_000;
+
   /** Unpublished outbox rows at which deliveries get 429 with Retry-After; 0 turns backpressure off. */
   @Type(() => Number)
   @IsInt()

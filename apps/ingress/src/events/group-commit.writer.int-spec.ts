@@ -1,9 +1,12 @@
 import { Database } from '@app/db';
 import { NewOutboxRow } from '@app/outbox';
-import { useTestDataSource } from '@app/testing';
+import { createLogger } from '@app/logger';
+import { useTestDataSource, waitFor } from '@app/testing';
 import { createHash, randomUUID } from 'node:crypto';
 import { GroupCommitSettings, GroupCommitWriter } from './group-commit.writer';
+import { IngressMetrics } from '../metrics/ingress.metrics';
 import { InboundEventRepository, NewInboundEvent } from './inbound-event.repository';
+import { OverloadedError } from './overload';
 
 describe('the group commit', () => {
   const db = useTestDataSource('group-commit-test', 6);
@@ -28,13 +31,92 @@ describe('the group commit', () => {
   function writer(settings: Partial<GroupCommitSettings> = {}) {
     const repository = new InboundEventRepository();
     const database = { connection: async () => db.dataSource } as unknown as Database;
+    const metrics = new IngressMetrics();
     const groupCommit = new GroupCommitWriter(
-      { maxRows: 100, maxWaitMs: 20, maxInFlight: 1, ...settings },
+      { maxRows: 100, maxWaitMs: 20, maxInFlight: 1, maxPending: 1000, commitTimeoutMs: 10_000, ...settings },
       database,
       repository,
+      metrics,
+      createLogger('group-commit-test', 'silent'),
     );
-    return { groupCommit, repository };
+    writers.push(groupCommit);
+    return { groupCommit, repository, metrics };
   }
+  const writers: GroupCommitWriter[] = [];
+  afterAll(() => writers.forEach((groupCommit) => groupCommit.onApplicationShutdown()));
+
+  /** Holds inbound_events locked in a transaction of its own, so that every insert waits, until `release`. */
+  async function lockInboundEvents(): Promise<{ release(): Promise<void> }> {
+    const runner = db.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    await runner.query('LOCK TABLE inbound_events IN ACCESS EXCLUSIVE MODE');
+    return {
+      release: async () => {
+        await runner.commitTransaction();
+        await runner.release();
+      },
+    };
+  }
+
+  const shedCount = async (metrics: IngressMetrics, reason: string) =>
+    (await metrics.registry.getSingleMetric('hookrail_ingress_shed_total')!.get()).values.find(
+      (value) => value.labels.reason === reason,
+    )?.value ?? 0;
+
+  it('sheds at once beyond its bound, answers the rest by their deadline, and records nothing it dropped', async () => {
+    const { groupCommit, metrics } = writer({ maxRows: 1, maxInFlight: 1, maxPending: 3, commitTimeoutMs: 400 });
+    const lock = await lockInboundEvents();
+    const ids = ['shed-1', 'shed-2', 'shed-3', 'shed-4', 'shed-5'];
+    const started = Date.now();
+    const answers = ids.map((id) => {
+      const { event, outbox } = delivery(id);
+      return groupCommit.write(event, outbox).then(
+        (inserted) => ({ inserted, at: Date.now() - started }),
+        (error: OverloadedError) => ({
+          reason: error.reason,
+          mayBeRecorded: error.mayBeRecorded,
+          at: Date.now() - started,
+        }),
+      );
+    });
+    // The fourth and fifth find three waiting (one in its statement, two queued): shed at once.
+    const [fourth, fifth] = await Promise.all(answers.slice(3));
+    expect([fourth, fifth]).toEqual([
+      expect.objectContaining({ reason: 'queue_full' }),
+      expect.objectContaining({ reason: 'queue_full' }),
+    ]);
+    expect(Math.max(fourth.at, fifth.at)).toBeLessThan(200);
+    // At its deadline, the one in its statement may still commit; the queued ones are dropped.
+    const [first, second, third] = await Promise.all(answers.slice(0, 3));
+    expect([first, second, third]).toEqual([
+      expect.objectContaining({ reason: 'commit_timeout', mayBeRecorded: true }),
+      expect.objectContaining({ reason: 'commit_timeout', mayBeRecorded: false }),
+      expect.objectContaining({ reason: 'commit_timeout', mayBeRecorded: false }),
+    ]);
+    expect(Math.max(first.at, second.at, third.at)).toBeLessThan(1_000);
+    await lock.release();
+    await waitFor(async () => (await rowsOf(ids)).length === 1, { what: 'the statement in flight committed' });
+    expect((await rowsOf(ids)).map((row: { sender_event_id: string }) => row.sender_event_id)).toEqual(['shed-1']);
+    expect([await shedCount(metrics, 'queue_full'), await shedCount(metrics, 'commit_timeout')]).toEqual([2, 3]);
+    // Once the commits catch up, deliveries are taken again.
+    const { event, outbox } = delivery('shed-2');
+    expect(await groupCommit.write(event, outbox)).toBe(true);
+  });
+
+  it('sheds new deliveries while the oldest waiting one has waited half its time', async () => {
+    const { groupCommit } = writer({ maxRows: 1, maxInFlight: 1, commitTimeoutMs: 1_000 });
+    const lock = await lockInboundEvents();
+    const waiting = ['delay-1', 'delay-2'].map((id) => {
+      const { event, outbox } = delivery(id);
+      return groupCommit.write(event, outbox).catch((error: OverloadedError) => error.reason);
+    });
+    await waitFor(() => groupCommit.admit() === 'queue_delay', { what: 'the queue waited half the timeout' });
+    const { event, outbox } = delivery('delay-3');
+    await expect(groupCommit.write(event, outbox)).rejects.toMatchObject({ reason: 'queue_delay' });
+    await lock.release();
+    await Promise.all(waiting);
+  });
 
   const rowsOf = (senderEventIds: string[]) =>
     db.dataSource.query(

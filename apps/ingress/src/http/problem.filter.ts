@@ -1,9 +1,16 @@
-import { DatabaseUnavailableError, isDatabaseUnavailable, StatementOutcomeUnknownError } from '@app/db';
+import {
+  DatabaseUnavailableError,
+  isDatabaseUnavailable,
+  isPoolWaitTimeout,
+  StatementOutcomeUnknownError,
+} from '@app/db';
 import { LOGGER } from '@app/logger';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 import { IngressMetrics } from '../metrics/ingress.metrics';
+import { GroupCommitWriter } from '../events/group-commit.writer';
+import { OVERLOAD_RETRY_AFTER_SECONDS, OverloadedError } from '../events/overload';
 import { Problem } from './problem';
 import { annotateRequest, requestFields } from './request-log';
 
@@ -16,6 +23,7 @@ export class ProblemFilter implements ExceptionFilter {
   constructor(
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: IngressMetrics,
+    private readonly writer: GroupCommitWriter,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -49,6 +57,10 @@ export class ProblemFilter implements ExceptionFilter {
         { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
       );
     }
+    if (exception instanceof OverloadedError) return overloaded(exception);
+    // No connection came free in time, while Postgres committed for this ingress a moment ago: our own queue.
+    if (isPoolWaitTimeout(exception) && this.writer.committedRecently())
+      return overloaded(new OverloadedError('pool_timeout'));
     if (exception instanceof DatabaseUnavailableError || isDatabaseUnavailable(exception)) {
       this.logger.warn(
         { err: (exception as Error).message, route: request.routeOptions.url },
@@ -80,6 +92,24 @@ export class ProblemFilter implements ExceptionFilter {
     );
     return new Problem(500, 'internal_error', 'an unexpected error occurred; nothing was recorded');
   }
+}
+
+/**
+ * `503 overloaded`: the ingress will not take the delivery now (its reason in `reason`). Nothing was recorded, unless
+ * `mayBeRecorded`: its statement was running when its time ran out, and a retry may be answered `200 duplicate`.
+ */
+export function overloaded(error: OverloadedError): Problem {
+  const message = error.mayBeRecorded
+    ? 'the event could not be committed in time; it may still be recorded: retry with the same event id (a 200 ' +
+      'duplicate then says it was)'
+    : 'the ingress is over its capacity right now; nothing was recorded, retry after the Retry-After seconds';
+  return new Problem(
+    503,
+    'overloaded',
+    message,
+    { reason: error.reason, ...(error.mayBeRecorded && { mayBeRecorded: true }) },
+    { 'retry-after': String(OVERLOAD_RETRY_AFTER_SECONDS) },
+  );
 }
 
 /** Errors Fastify raises before a route runs (body too large, bad content length, ...). */

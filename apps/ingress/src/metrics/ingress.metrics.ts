@@ -35,6 +35,13 @@ export class IngressMetrics {
     registers: [this.registry],
   });
 
+  private readonly sheds = new Counter({
+    name: 'hookrail_ingress_shed_total',
+    help: 'Deliveries answered 503 overloaded, by reason (queue_full, queue_delay, commit_timeout, pool_timeout)',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+
   private readonly outboxBacklog = new Gauge({
     name: 'hookrail_ingress_outbox_backlog',
     help: 'Unpublished outbox rows as last sampled by the backpressure check (counted up to the limit)',
@@ -71,6 +78,10 @@ export class IngressMetrics {
 
   backlog(rows: number): void {
     this.outboxBacklog.set(rows);
+  }
+
+  shed(reason: string): void {
+    this.sheds.inc({ reason });
   }
 
   rejected(source: string, reason: string): void {
