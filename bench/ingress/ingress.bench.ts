@@ -10,8 +10,12 @@
 //      for its CPU per request beside the ingress's (inline-insert.server.ts, STEP_MS=0)
 //   6. a naive inline handler with a 200 ms slow step in the request: the design hookrail replaces (the same server,
 //      STEP_MS=200)
-// Prints a table and the goals; peak RSS from /proc. The ingress runs compiled, with the Node flags of its start
-// script (BENCH_INGRESS_NODE_OPTIONS replaces them; set but empty: none); BENCH_INGRESS_ENV adds variables
+//   7. a burst against a cold ingress (a fresh process): BENCH_BURST (2,000) deliveries at once, then 5× the
+//      maximum sustained rate of (2) for BENCH_OVERLOAD_SECONDS (10): the slowest answer, the answers by kind (202,
+//      200 duplicate, a fast 503 overloaded or 429 with Retry-After, anything else), every 202's row, and the accepted
+//      rate during the overload against (2)'s; BENCH_BURST=0 skips it
+// Prints a table and the goals; peak RSS from /proc. The ingress runs as `npm run start:ingress` starts it
+// (scripts/run-built.js and the compiled app), with the Node flags of its start script (BENCH_INGRESS_NODE_OPTIONS replaces them; set but empty: none); BENCH_INGRESS_ENV adds variables
 // ("GROUP_COMMIT_WAIT_MS=1 DATABASE_POOL_SIZE=10").
 import 'reflect-metadata';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -22,6 +26,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { appNodeOptions } from '../lib/app-node-options';
 import { fixedRate, LoadRequest, LoadResult, perSecond, saturate } from '../lib/http-load';
+import { allAtOnce, atRate, burstSummary } from './burst';
 import { freshDatabase, root, signedRequests, stop, waitHttp } from '../lib/ingress-fixtures';
 import { cpuTimeMs, peakRssMb } from '../lib/process-memory';
 import { ms, summary } from '../lib/stats';
@@ -35,6 +40,8 @@ const SATURATE_REQUESTS = Number(process.env.BENCH_SATURATE_REQUESTS || 30_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 20);
 const WARMUP = 2_000;
 const GROUP_COMMIT_BASELINE = process.env.BENCH_GROUP_COMMIT_BASELINE !== '0';
+const BURST = Number(process.env.BENCH_BURST ?? 2_000);
+const OVERLOAD_SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS || 10);
 const NODE_OPTIONS = appNodeOptions('ingress', process.env.BENCH_INGRESS_NODE_OPTIONS);
 const EXTRA_ENV = Object.fromEntries(
   (process.env.BENCH_INGRESS_ENV ?? '')
@@ -83,25 +90,8 @@ async function runIngress(
   requests: LoadRequest[],
   sourcesFile: string,
 ): Promise<IngressRun> {
-  const url = await freshDatabase('hookrail_bench_ingress');
-  const port = 3100 + Math.floor(Math.random() * 500);
-  const ingress = spawn(process.execPath, [...NODE_OPTIONS, 'dist/apps/ingress/src/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      HOOKRAIL_SOURCES: sourcesFile,
-      ADMIN_TOKEN: randomBytes(16).toString('hex'),
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      DATABASE_POOL_SIZE: String(CONNECTIONS),
-      ...EXTRA_ENV,
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const { url, port, ingress } = await startIngress(env, sourcesFile);
   try {
-    await waitHttp(port, '/healthz');
     const pid = ingress.pid as number;
     await saturate(port, requests.slice(0, WARMUP), CONNECTIONS); // JIT, pool, caches
     let next = WARMUP;
@@ -120,6 +110,64 @@ async function runIngress(
     const rows = { events: await count('inbound_events'), outbox: await count('outbox') };
     await admin.end();
     return { label, fixed, max: { ...max, acceptedPerSecond }, rssMb, rows };
+  } finally {
+    await stop(ingress);
+  }
+}
+
+/** A fresh database and the ingress on it, started as `npm run start:ingress` does; ready once /readyz answers 200. */
+async function startIngress(
+  env: Record<string, string>,
+  sourcesFile: string,
+): Promise<{ url: string; port: number; ingress: ChildProcess }> {
+  const url = await freshDatabase('hookrail_bench_ingress');
+  const port = 3100 + Math.floor(Math.random() * 500);
+  const ingress = spawn(process.execPath, [...NODE_OPTIONS, 'scripts/run-built.js', 'apps/ingress/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      HOOKRAIL_SOURCES: sourcesFile,
+      ADMIN_TOKEN: randomBytes(16).toString('hex'),
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATABASE_POOL_SIZE: String(CONNECTIONS),
+      ...EXTRA_ENV,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitHttp(port, '/readyz');
+  return { url, port, ingress };
+}
+
+interface BurstRun {
+  burst: ReturnType<typeof burstSummary>;
+  overload: ReturnType<typeof burstSummary> & { offeredPerSecond: number };
+  /** 202s whose sender id has no row. */
+  missingRows: number;
+}
+
+/** The burst on a cold ingress, then 5× `sustained` for OVERLOAD_SECONDS (requests beyond those of the other runs). */
+async function runBurst(requests: LoadRequest[], sourcesFile: string, sustained: number): Promise<BurstRun> {
+  const { url, port, ingress } = await startIngress({}, sourcesFile);
+  try {
+    const burst = await allAtOnce(port, requests.slice(0, BURST));
+    const rate = Math.round(5 * sustained);
+    const overload = await atRate(port, requests.slice(BURST, BURST + rate * OVERLOAD_SECONDS), rate);
+    const answered = [...burst.answers, ...overload.answers].filter((answer) => answer.status === 202);
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    const { rows } = await admin.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM inbound_events WHERE sender_event_id = ANY($1)',
+      [answered.map((answer) => answer.senderId)],
+    );
+    await admin.end();
+    return {
+      burst: burstSummary(burst),
+      overload: { ...burstSummary(overload), offeredPerSecond: (overload.answers.length / overload.elapsedMs) * 1000 },
+      missingRows: answered.length - rows[0].n,
+    };
   } finally {
     await stop(ingress);
   }
@@ -213,6 +261,14 @@ async function main(): Promise<void> {
   const runs = [await runIngress('group commit (defaults)', {}, requests, sourcesFile)];
   if (GROUP_COMMIT_BASELINE)
     runs.push(await runIngress('one statement per delivery', { GROUP_COMMIT_MAX_ROWS: '1' }, requests, sourcesFile));
+  const burst =
+    BURST > 0
+      ? await runBurst(
+          signedRequests(secret, BURST + Math.round(5 * runs[0].max.acceptedPerSecond) * OVERLOAD_SECONDS),
+          sourcesFile,
+          runs[0].max.acceptedPerSecond,
+        )
+      : undefined;
   rmSync(sourcesDir, { recursive: true, force: true });
 
   const url = await freshDatabase('hookrail_bench_ingress');
@@ -263,6 +319,12 @@ async function main(): Promise<void> {
     `| floor: node:http, one INSERT per request, no other work, maximum (${CONNECTIONS} connections) | ${perSecond(floorMax.result, 202).toFixed(0)} req/s; ${cpu(floorMax.cpuPerAccepted)} |`,
     `| naive inline handler (200 ms step) at ${RATE} req/s | p50 ${ms(n.p50)}, p99 ${ms(n.p99)}, max ${ms(n.max)} |`,
     `| naive inline handler, maximum (${CONNECTIONS} connections) | ${perSecond(naiveMax, 202).toFixed(0)} req/s |`,
+    ...(burst
+      ? [
+          `| burst: ${BURST} deliveries at once on a cold ingress | slowest ${ms(burst.burst.slowestMs)}; ${burst.burst.accepted} × 202, ${burst.burst.shed} × 503 overloaded ${JSON.stringify(burst.burst.reasons)}, ${burst.burst.other} other |`,
+          `| overload: 5 × ${primary.max.acceptedPerSecond.toFixed(0)}/s offered for ${OVERLOAD_SECONDS} s (the load generator reached ${burst.overload.offeredPerSecond.toFixed(0)}/s) | slowest ${ms(burst.overload.slowestMs)}; ${burst.overload.accepted} × 202 (${burst.overload.acceptedPerSecond.toFixed(0)}/s), ${burst.overload.shed} × 503 overloaded ${JSON.stringify(burst.overload.reasons)}, ${burst.overload.other} other; 202s without their row: ${burst.missingRows} |`,
+        ]
+      : []),
     ``,
     `goals (${primary.label}):`,
     ...RATES.filter((rate) => rate >= 500).map((rate) => {
@@ -275,6 +337,14 @@ async function main(): Promise<void> {
     `  maximum ${primary.max.acceptedPerSecond.toFixed(0)} events/s: ${primary.max.acceptedPerSecond >= 3000 ? 'meets' : 'misses'} ≥ 3,000; ` +
       `${(primary.max.acceptedPerSecond / tps).toFixed(2)} × pgbench ${primary.max.acceptedPerSecond / tps >= 0.5 ? 'meets' : 'misses'} ≥ 0.5`,
     `  peak RSS ${primary.rssMb.toFixed(0)} MB: ${primary.rssMb <= 150 ? 'meets' : 'misses'} ≤ 150 MB`,
+    ...(burst
+      ? [
+          `  burst and overload: slowest answer ${ms(Math.max(burst.burst.slowestMs, burst.overload.slowestMs))} ${Math.max(burst.burst.slowestMs, burst.overload.slowestMs) <= 2000 ? 'meets' : 'misses'} ≤ 2 s; ` +
+            `${burst.burst.other + burst.overload.other} answers neither 202, 200 nor a fast 503/429 with Retry-After (${burst.burst.other + burst.overload.other === 0 ? 'meets' : 'misses'} none); ` +
+            `every 202 has its row: ${burst.missingRows === 0 ? 'meets' : 'misses'}; accepted during the overload ${(burst.overload.acceptedPerSecond / primary.max.acceptedPerSecond).toFixed(2)} × the maximum sustained ` +
+            `(${burst.overload.acceptedPerSecond / primary.max.acceptedPerSecond >= 0.9 ? 'meets' : 'misses'} ≥ 0.9)`,
+        ]
+      : []),
     ...runs.map(
       (run) =>
         `statuses (${run.label}): ${run.fixed.map((phase) => `${phase.rate}/s ${countStatuses(phase.result.statuses)}`).join('; ')}; ` +

@@ -64,7 +64,7 @@ describe('the ingress under a burst (a real ingress process)', () => {
       expect(answer.headers.get('retry-after')).toBe('1');
       expect(answer.body).toMatchObject({
         error: 'overloaded',
-        reason: expect.stringMatching(/^(queue_full|queue_delay|commit_timeout)$/),
+        reason: expect.stringMatching(/^(cpu_saturated|queue_full|queue_delay|commit_timeout)$/),
       });
     }
     // Those shed before their statement ran left nothing behind.
@@ -79,7 +79,7 @@ describe('the ingress under a burst (a real ingress process)', () => {
     }
     expect((await rowsOf(deliveries.map((one) => one.id))).length).toBe(200);
     const metrics = await (await fetch(`${ingress.url}/metrics`)).text();
-    expect(metrics).toMatch(/hookrail_ingress_shed_total\{reason="(queue_full|queue_delay)"\} \d+/);
+    expect(metrics).toMatch(/hookrail_ingress_shed_total\{reason="(cpu_saturated|queue_full|queue_delay)"\} \d+/);
     expect(
       ingress.process.logged(
         'overloaded: shedding deliveries with 503 overloaded and Retry-After until the commits catch up',

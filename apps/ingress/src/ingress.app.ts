@@ -54,7 +54,7 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
   const writer = app.get(GroupCommitWriter);
   fastify.addHook('onRequest', (request, reply, done) => {
     if (request.method !== 'POST' || !isDeliveryRoute(request.routeOptions.url)) return done();
-    const reason = writer.admit();
+    const reason = writer.admit(true);
     if (!reason) return done();
     writer.shed(reason);
     const problem = overloaded(new OverloadedError(reason));

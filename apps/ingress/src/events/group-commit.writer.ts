@@ -5,6 +5,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Logger } from 'pino';
 import { IngressMetrics } from '../metrics/ingress.metrics';
 import { EventWithOutbox, InboundEventRepository, NewInboundEvent } from './inbound-event.repository';
+import { LoopShedder } from './loop-shedder';
 import { OverloadedError, OverloadEpisodes, ShedReason } from './overload';
 
 export const GROUP_COMMIT_SETTINGS = Symbol('GROUP_COMMIT_SETTINGS');
@@ -48,7 +49,7 @@ const RECENT_COMMIT_MS = 10_000;
  * written again on its own, so that only the one at fault gets the error.
  *
  * It is also the ingress's admission control (Envoy's overload manager: shed early with a fast 503 rather than queue
- * without bound): at most `maxPending` deliveries wait for a commit, none is taken while the oldest has waited more
+ * without bound): a share of new deliveries while the event loop is late (LoopShedder), at most `maxPending` deliveries wait for a commit, none is taken while the oldest has waited more
  * than half of `commitTimeoutMs`, and one not committed by `commitTimeoutMs` is answered `503 overloaded` then; a
  * delivery still queued at that moment is dropped (nothing recorded), one whose statement is running may commit
  * after all, and its sender's retry is then answered `200 duplicate`.
@@ -61,6 +62,7 @@ export class GroupCommitWriter implements OnApplicationShutdown {
   private scheduled = false;
   private lastCommitAt = 0;
   private readonly episodes: OverloadEpisodes;
+  private readonly loop: LoopShedder;
 
   constructor(
     @Inject(GROUP_COMMIT_SETTINGS) private readonly settings: GroupCommitSettings,
@@ -70,13 +72,17 @@ export class GroupCommitWriter implements OnApplicationShutdown {
     @Inject(LOGGER) logger: Logger,
   ) {
     this.episodes = new OverloadEpisodes(logger);
+    // The loop may be late by a twentieth of the commit timeout before deliveries are shed (100 ms for 2 s).
+    this.loop = new LoopShedder(Math.max(20, settings.commitTimeoutMs / 20));
   }
 
   /**
    * Whether a new delivery would be answered in time: the reason to shed it now, else undefined. Cheap, so that the
-   * ingress asks before it reads and verifies a body it would not take.
+   * ingress asks before it reads and verifies a body it would not take (`arriving`: the first question of a request,
+   * which also draws from the event loop's shed fraction).
    */
-  admit(): ShedReason | undefined {
+  admit(arriving = false): ShedReason | undefined {
+    if (arriving && this.loop.shouldShed()) return 'cpu_saturated';
     const pending = this.queue.length + this.inFlightRows;
     if (pending >= this.settings.maxPending) return 'queue_full';
     const oldest = this.queue[0];
@@ -93,6 +99,7 @@ export class GroupCommitWriter implements OnApplicationShutdown {
   shed(reason: ShedReason): void {
     this.metrics.shed(reason);
     this.episodes.shed(reason, {
+      shedFraction: this.loop.shedFraction,
       queued: this.queue.length,
       inFlightRows: this.inFlightRows,
       oldestQueuedMs: this.queue[0] ? Date.now() - this.queue[0].queuedAt : 0,
@@ -128,6 +135,7 @@ export class GroupCommitWriter implements OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     this.episodes.close();
+    this.loop.close();
   }
 
   /** Its deadline passed: answered 503 now; taken out of the queue if its statement has not started. */

@@ -2,13 +2,15 @@ import { Logger } from 'pino';
 
 /**
  * Why a delivery was shed with `503 overloaded`:
+ * - `cpu_saturated`: the process's event loop is late (LoopShedder): a share of new deliveries is shed before their
+ *   body is read;
  * - `queue_full`: as many deliveries as INGRESS_MAX_PENDING already wait for their commit;
  * - `queue_delay`: the oldest of them has waited over half of INGRESS_COMMIT_TIMEOUT_MS, so a new one would not be
  *   answered in time;
  * - `commit_timeout`: this one was not committed within INGRESS_COMMIT_TIMEOUT_MS;
  * - `pool_timeout`: no database connection came free in time while Postgres answered the others.
  */
-export type ShedReason = 'queue_full' | 'queue_delay' | 'commit_timeout' | 'pool_timeout';
+export type ShedReason = 'cpu_saturated' | 'queue_full' | 'queue_delay' | 'commit_timeout' | 'pool_timeout';
 
 /** A delivery the ingress will not take now. `mayBeRecorded`: its statement was running, and may still commit. */
 export class OverloadedError extends Error {

@@ -37,7 +37,7 @@ export class IngressMetrics {
 
   private readonly sheds = new Counter({
     name: 'hookrail_ingress_shed_total',
-    help: 'Deliveries answered 503 overloaded, by reason (queue_full, queue_delay, commit_timeout, pool_timeout)',
+    help: 'Deliveries answered 503 overloaded, by reason (cpu_saturated, queue_full, queue_delay, commit_timeout, pool_timeout)',
     labelNames: ['reason'],
     registers: [this.registry],
   });
