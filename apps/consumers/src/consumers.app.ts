@@ -1,4 +1,4 @@
-import { Closable } from '@app/config';
+import { Closable, waitForDependencies } from '@app/config';
 import {
   ConsumerGroupOwnersRepository,
   ConsumerMetrics,
@@ -9,9 +9,9 @@ import {
   startMetricsServer,
 } from '@app/consumer-runtime';
 import { dltTopic, replayTopic } from '@app/contracts';
-import { connect, managerRows } from '@app/db';
+import { checkDatabase, connect, describeDatabase, managerRows } from '@app/db';
 import { JobMetrics, scheduleJob } from '@app/jobs';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { checkKafka, createKafka, ensureTopics } from '@app/kafka';
 import { errorMessage, NestLogger } from '@app/logger';
 import { notifyOutbox, OutboxNotifier } from '@app/outbox';
 import { INestMicroservice } from '@nestjs/common';
@@ -30,6 +30,35 @@ import { HISTORY_RETENTION_JOB, pruneHistory } from './retention/history-retenti
  * pool, one metrics registry and one Kafka client. The returned handle stops them all (current messages finish).
  */
 export async function startConsumers(config: ConsumersEnv, logger: Logger): Promise<Closable & { groups: string[] }> {
+  // The metrics port answers from the start: /readyz says what the process still waits for.
+  const metrics = new ConsumerMetrics();
+  collectDefaultMetrics({ register: metrics.registry });
+  let waitingFor: string | undefined = 'its dependencies';
+  const metricsServer =
+    config.METRICS_PORT > 0
+      ? await startMetricsServer(metrics.registry, config.METRICS_PORT, undefined, () => waitingFor).catch(
+          (error: Error) =>
+            void logger.warn(
+              { err: error.message, port: config.METRICS_PORT },
+              'metrics port unavailable; running without /metrics',
+            ),
+        )
+      : undefined;
+  const database = describeDatabase(config.DATABASE_URL);
+  const brokers = `Kafka at ${config.KAFKA_BROKERS.join(',')} (KAFKA_BROKERS)`;
+  try {
+    await waitForDependencies(
+      [
+        { name: database, check: () => ((waitingFor = database), checkDatabase(config.DATABASE_URL)) },
+        { name: brokers, check: () => ((waitingFor = brokers), checkKafka(config.KAFKA_BROKERS)) },
+      ],
+      logger,
+    );
+  } catch (error) {
+    await metricsServer?.close();
+    throw error;
+  }
+  waitingFor = 'its consumer groups to start';
   const dataSource = await connect({
     url: config.DATABASE_URL,
     applicationName: 'hookrail-consumers',
@@ -48,19 +77,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
           synchronousCommit: 'off',
         })
       : dataSource;
-  const metrics = new ConsumerMetrics();
-  collectDefaultMetrics({ register: metrics.registry });
   new JobMetrics(metrics.registry, async () => managerRows(dataSource.manager));
-  const metricsServer =
-    config.METRICS_PORT > 0
-      ? await startMetricsServer(metrics.registry, config.METRICS_PORT).catch(
-          (error: Error) =>
-            void logger.warn(
-              { err: error.message, port: config.METRICS_PORT },
-              'metrics port unavailable; running without /metrics',
-            ),
-        )
-      : undefined;
   const kafka = createKafka('hookrail-consumers', config.KAFKA_BROKERS, logger);
   const namespaced = (name: string) => `${config.KAFKA_NAMESPACE}${name}`;
   const apps: INestMicroservice[] = [];
@@ -169,6 +186,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     logger,
   );
   historyRetention.start();
+  waitingFor = undefined;
 
   return {
     groups,

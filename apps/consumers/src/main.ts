@@ -10,7 +10,14 @@ bootstrap('consumers', async () => {
   const config = loadConfig(ConsumersEnv);
   const storeConfig = loadConfig(DeadLetterStoreEnv);
   const logger = createLogger('consumers', config.LOG_LEVEL, config.LOG_FORMAT);
+  // Stopped while it still waits for Postgres or Kafka: nothing to finish.
+  const early = (signal: NodeJS.Signals) => {
+    logger.info(`${signal} received while waiting for dependencies; stopped`);
+    process.exit(0);
+  };
+  process.on('SIGTERM', early).on('SIGINT', early);
   const consumers = await startConsumers(config, logger);
+  process.off('SIGTERM', early).off('SIGINT', early);
   // The dead-letter store indexes every group's DLT, not only this process's groups: all members of its Kafka
   // group then subscribe to the same topics.
   const deadLetters = storeConfig.DEAD_LETTER_STORE

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { bootstrap, closeOnSignals, loadConfig } from '@app/config';
+import { checkDatabase, describeDatabase } from '@app/db';
 import { LOGGER, Logger } from '@app/logger';
 import { IngressEnv } from './config/ingress.env';
 import { createIngressApp } from './ingress.app';
@@ -10,5 +11,9 @@ bootstrap('ingress', async () => {
   await app.listen(config.PORT, '0.0.0.0');
   const logger = app.get<Logger>(LOGGER);
   logger.info({ port: config.PORT }, 'ingress started');
+  // An unmigrated database: say so at once (and /readyz answers 503 until it is migrated).
+  void checkDatabase(config.DATABASE_URL).catch((error: Error) =>
+    logger.warn({ err: error.message }, `not ready: ${describeDatabase(config.DATABASE_URL)}`),
+  );
   closeOnSignals(app, (message) => logger.info(message));
 });

@@ -2,3 +2,4 @@ export * from './base.env';
 export * from './bootstrap';
 export * from './config-error';
 export * from './load-config';
+export * from './wait-for-dependency';

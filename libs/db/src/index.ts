@@ -8,3 +8,4 @@ export * from './migrations';
 export * from './pool-query';
 export * from './query-rows';
 export * from './statement-name';
+export * from './schema-status';

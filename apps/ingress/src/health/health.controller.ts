@@ -1,4 +1,4 @@
-import { Database } from '@app/db';
+import { Database, describeMissingMigrations, managerRows, schemaStatus, SchemaStatus } from '@app/db';
 import { Controller, Get } from '@nestjs/common';
 import { Problem } from '../http/problem';
 
@@ -13,15 +13,16 @@ export class HealthController {
   }
 
   /**
-   * Readiness: Postgres answers, so a delivery can be committed, and the pool holds its connections (opened two at a
+   * Readiness: Postgres answers with every migration of this build, so a delivery can be committed, and the pool holds
+   * its connections (opened two at a
    * time at start, rather than twenty at once by the first burst).
    */
   @Get('readyz')
   async readyz(): Promise<{ status: 'ready' }> {
+    let status: SchemaStatus;
     try {
-      await (await this.database.connection()).query('SELECT 1');
+      status = await schemaStatus(managerRows((await this.database.connection()).manager));
       await this.database.ensureWarm();
-      return { status: 'ready' };
     } catch (error) {
       throw new Problem(
         503,
@@ -31,5 +32,9 @@ export class HealthController {
         { 'retry-after': '5' },
       );
     }
+    if (!status.migrated) {
+      throw new Problem(503, 'not_ready', describeMissingMigrations(status), {}, { 'retry-after': '5' });
+    }
+    return { status: 'ready' };
   }
 }

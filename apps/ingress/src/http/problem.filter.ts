@@ -61,6 +61,23 @@ export class ProblemFilter implements ExceptionFilter {
     // No connection came free in time, while Postgres committed for this ingress a moment ago: our own queue.
     if (isPoolWaitTimeout(exception) && this.writer.committedRecently())
       return overloaded(new OverloadedError('pool_timeout'));
+    if (
+      (exception as { code?: string; driverError?: { code?: string } })?.driverError?.code === '42P01' ||
+      (exception as { code?: string })?.code === '42P01'
+    ) {
+      // undefined_table: the database was never migrated (or is behind this build).
+      this.logger.error(
+        { err: (exception as Error).message, route: request.routeOptions.url },
+        'a table is missing: the database is not migrated; run npm run db:migrate',
+      );
+      return new Problem(
+        503,
+        'not_migrated',
+        'the event store is not migrated (an operator runs npm run db:migrate); nothing was recorded, retry later',
+        {},
+        { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      );
+    }
     if (exception instanceof DatabaseUnavailableError || isDatabaseUnavailable(exception)) {
       this.logger.warn(
         { err: (exception as Error).message, route: request.routeOptions.url },
