@@ -7,7 +7,7 @@ import {
 } from '@app/contracts';
 import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
-import { SagaCoordinator, sagaTransaction, SagaTransaction } from '@app/saga';
+import { DEFAULT_COMPENSATION_POLICY, SagaCoordinator, sagaTransaction, SagaTransaction } from '@app/saga';
 import { waitFor } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -54,7 +54,14 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
   let dataSource: DataSource;
   const adminToken = randomUUID();
   const coordinator = new SagaCoordinator(
-    [orderFulfilmentSaga({ stepTimeoutMs: 60_000, stepRetries: 0, topic: (name) => name })],
+    [
+      orderFulfilmentSaga({
+        timeoutsMs: { reserveStock: 60_000, chargeCard: 60_000, createShipment: 60_000 },
+        stepRetries: 0,
+        compensationPolicy: { ...DEFAULT_COMPENSATION_POLICY, maxAttempts: 1 },
+        topic: (name) => name,
+      }),
+    ],
     createLogger('saga-views', 'silent'),
   );
 

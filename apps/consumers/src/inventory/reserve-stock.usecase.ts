@@ -6,7 +6,7 @@ import {
   InventoryReserveStockV1,
   StockLineV1,
 } from '@app/contracts';
-import { queueSagaReply } from '@app/saga';
+import { dropExpiredAction, queueSagaReply } from '@app/saga';
 import { Injectable } from '@nestjs/common';
 import { StockLocks } from './stock-locks';
 import { StockRepository } from './stock.repository';
@@ -17,13 +17,14 @@ export const INVENTORY_SOURCE = '/participants/inventory';
  * Reserves an order's lines, all or none, once per saga; the reservation, the stock change and the reply commit in
  * the consumer's transaction, whose stock rows are locked first, in SKU order (StockLocks). Not enough stock is a
  * failure reply (`stock-reservation-failed`), not an error. A command for a saga that has a reservation already (or a
- * release that came first) is answered from it.
+ * release that came first) is answered from it; one past its deadline is dropped unapplied.
  */
 @Injectable()
 export class ReserveStockUseCase {
   constructor(private readonly locks: StockLocks) {}
 
   async execute(command: CloudEvent<InventoryReserveStockV1>, ctx: ConsumerContext): Promise<void> {
+    if (dropExpiredAction(command, ctx)) return;
     const { sagaId, orderId } = command.data;
     const { manager } = ctx;
     const reply = (type: string, data: Record<string, unknown> = {}) =>
