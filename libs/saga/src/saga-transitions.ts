@@ -149,7 +149,7 @@ function onReply(
   const failingSince = at.failingSince ?? clock.now;
   const spent =
     refusals >= policy.maxAttempts
-      ? `refused ${refusals} times`
+      ? `refused ${refusals === 1 ? 'once' : `${refusals} times`}`
       : pastCeiling(saga, failingSince, clock)
         ? `failing for ${Math.round((clock.now.getTime() - failingSince.getTime()) / 1000)} s`
         : undefined;

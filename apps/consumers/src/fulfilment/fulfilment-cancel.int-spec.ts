@@ -31,7 +31,7 @@ describe('order fulfilment saga: cancelled by the shop or an operator while it r
       ...placed,
       id: randomUUID(),
       type: SHOP_ORDER_CANCELLED_V1,
-      data: { ...placed.data, reason: 'changed mind' },
+      data: { ...(placed.data as Record<string, unknown>), reason: 'changed mind' },
     };
   };
 
