@@ -313,7 +313,7 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
   @Type(() => Number)
   @IsInt()
   @Min(100)
-  FULFILMENT_RESERVE_STOCK_TIMEOUT_MS = 10_000;
+  FULFILMENT_RESERVE_STOCK_TIMEOUT_MS = 20_000;
 
   /** How long `charge-card` (payments, the payment provider) may go unanswered before the saga sends it again. */
   @Type(() => Number)
@@ -325,7 +325,7 @@ export class ConsumersEnv extends WebhookDeliveryEnv {
   @Type(() => Number)
   @IsInt()
   @Min(100)
-  FULFILMENT_CREATE_SHIPMENT_TIMEOUT_MS = 30_000;
+  FULFILMENT_CREATE_SHIPMENT_TIMEOUT_MS = 60_000;
 
   /** How often an unanswered fulfilment action is sent again before the saga compensates it. */
   @Type(() => Number)
