@@ -149,7 +149,7 @@ export class SagaCoordinator {
    * and ends `cancelled`. A saga that is not running (already compensating, ended, failed), or none at all, is left
    * as it is and logged.
    */
-  async cancel(tx: SagaTransaction, event: CloudEvent<any>): Promise<SagaTransition[]> {
+  async cancel(tx: SagaTransaction, event: CloudEvent<unknown>): Promise<SagaTransition[]> {
     const transitions: SagaTransition[] = [];
     for (const saga of this.sagas.values()) {
       const cancellation = saga.cancellation(event.type);
