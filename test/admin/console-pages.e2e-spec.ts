@@ -25,6 +25,7 @@ describe('console pages for sagas, webhooks, the catalogue and open breakers', (
   let page: Page;
   const orderId = `ord_console_${randomUUID().slice(0, 8)}`;
   const sagaId = randomUUID();
+  const runningSagaId = randomUUID();
   let eventId: string;
 
   beforeAll(async () => {
@@ -83,7 +84,7 @@ describe('console pages for sagas, webhooks, the catalogue and open breakers', (
         ],
       );
     await saga(sagaId, orderId, 'failed', 'charge-card', 3, 10);
-    await saga(randomUUID(), 'ord_running', 'running', 'reserve-stock', 1, 1);
+    await saga(runningSagaId, 'ord_running', 'running', 'reserve-stock', 1, 1);
     await saga(randomUUID(), 'ord_done', 'completed', 'create-shipment', 4, 5);
     const history = [
       ['reserve-stock', 'action', 'started', 'running', null, 'inventory.reserve-stock.v1', null],
@@ -193,6 +194,31 @@ describe('console pages for sagas, webhooks, the catalogue and open breakers', (
     expect(saga.deadline).not.toBeNull();
     await page.locator(`#sagas tr[data-saga="${sagaId}"]`, { hasText: 'retry pending' }).waitFor();
     expect(await page.locator(`#sagas tr[data-saga="${sagaId}"] [data-action=retry]`).count()).toBe(0);
+  });
+
+  it('cancels a running saga from its page, with a reason (confirmed), and lists the cancelled state', async () => {
+    await page.click('nav a[data-page=sagas]');
+    await page.locator('#saga-states [data-state=cancelled]').waitFor();
+    await page.locator(`#sagas tr[data-saga="${runningSagaId}"] [data-action=show]`).click();
+    await page.fill('#saga-cancel-reason', 'customer called');
+    await fitsIn1280();
+    await confirmed(page.locator('#saga-detail-actions [data-action=cancel]'), 'from step reserve-stock down');
+    await page
+      .locator('#saga-history tr[data-event="cancel-requested"]', {
+        hasText: 'cancelled by admin:grace: customer called',
+      })
+      .waitFor();
+    await page.locator(`#sagas tr[data-saga="${runningSagaId}"]`, { hasText: 'cancel pending' }).waitFor();
+    expect(await page.locator(`#sagas tr[data-saga="${runningSagaId}"] [data-action=cancel]`).count()).toBe(0);
+    const [saga] = await db.query(`SELECT state, cancellation, deadline FROM sagas WHERE id = $1`, [runningSagaId]);
+    expect(saga).toMatchObject({ state: 'running', cancellation: 'cancelled by admin:grace: customer called' });
+    expect(saga.deadline.getTime()).toBeLessThanOrEqual(Date.now());
+    const audit = await db.query(`SELECT actor, action, details FROM operator_audit WHERE subject_id = $1`, [
+      runningSagaId,
+    ]);
+    expect(audit).toEqual([
+      { actor: 'admin:grace', action: 'saga-cancel', details: { step: 'reserve-stock', reason: 'customer called' } },
+    ]);
   });
 
   it('adds an endpoint showing its secret once, replays a failed delivery after a dry run, disables and enables it', async () => {

@@ -1,5 +1,6 @@
 import {
   CloudEvent,
+  INVENTORY_STOCK_RELEASED_V1,
   INVENTORY_STOCK_RESERVED_V1,
   PAYMENTS_CARD_CHARGED_V1,
   PAYMENTS_CHARGE_REFUND_FAILED_V1,
@@ -7,7 +8,13 @@ import {
 } from '@app/contracts';
 import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
-import { SagaCoordinator, sagaTransaction, SagaTransaction } from '@app/saga';
+import {
+  DEFAULT_COMPENSATION_POLICY,
+  expireSagaDeadlines,
+  SagaCoordinator,
+  sagaTransaction,
+  SagaTransaction,
+} from '@app/saga';
 import { waitFor } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -54,7 +61,14 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
   let dataSource: DataSource;
   const adminToken = randomUUID();
   const coordinator = new SagaCoordinator(
-    [orderFulfilmentSaga({ stepTimeoutMs: 60_000, stepRetries: 0, topic: (name) => name })],
+    [
+      orderFulfilmentSaga({
+        timeoutsMs: { reserveStock: 60_000, chargeCard: 60_000, createShipment: 60_000 },
+        stepRetries: 0,
+        compensationPolicy: { ...DEFAULT_COMPENSATION_POLICY, maxAttempts: 1 },
+        topic: (name) => name,
+      }),
+    ],
     createLogger('saga-views', 'silent'),
   );
 
@@ -186,7 +200,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
       id: sagaId,
       state: 'failed',
       step: 'charge-card',
-      lastError: 'refund refused',
+      lastError: 'refund refused (refused once; an operator must look)',
     });
     expect(list.byState).toEqual(
       expect.arrayContaining([
@@ -262,5 +276,80 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
     });
     const [requested] = (await json(admin(`/${sagaId}`))).history.slice(-1);
     expect(requested).toMatchObject({ event: 'retry-requested', phase: 'operator', detail: 'requested by admin:ada' });
+  });
+
+  it('cancels a running saga once (API and CLI), audited, and the coordinator carries it out at its deadline', async () => {
+    const { sagaId } = await startSaga('ord-view-3');
+    const cancel = (body: unknown) =>
+      admin(`/${sagaId}/cancel`, { method: 'POST', body: JSON.stringify(body), headers: jsonType });
+    const jsonType = { 'content-type': 'application/json' };
+    for (const [body, says] of [
+      [{ reason: 'x'.repeat(501) }, 'reason must be a string of 1 to 500 characters'],
+      [{ reason: 42 }, 'reason must be a string'],
+      [{ why: 'no' }, 'unknown field why'],
+    ] as const) {
+      const refused = await cancel(body);
+      expect(refused.status).toBe(400);
+      expect(await json(refused)).toMatchObject({ error: 'malformed_request', message: expect.stringContaining(says) });
+    }
+    expect((await admin(`/not-a-uuid/cancel`, { method: 'POST' })).status).toBe(400);
+    expect((await admin(`/${randomUUID()}/cancel`, { method: 'POST' })).status).toBe(404);
+    expect((await json(admin(`/${sagaId}`))).cancellation).toBeNull();
+
+    const accepted = await cancel({ reason: 'customer called' });
+    expect(accepted.status).toBe(202);
+    expect(await json(accepted)).toEqual({ id: sagaId, cancel: 'scheduled', step: 'reserve-stock' });
+    const again = await cancel({});
+    expect(again.status).toBe(409);
+    expect(await json(again)).toMatchObject({ error: 'saga_not_running', message: expect.stringContaining('pending') });
+    const env = { ...process.env, DATABASE_URL: ingress.database.url, HOOKRAIL_OPERATOR: 'ops' };
+    const cli = async (...args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(
+        args,
+        (text) => out.push(text),
+        (text) => err.push(text),
+        env,
+      );
+      return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+    };
+    expect(await cli('sagas', 'cancel', sagaId)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('a cancel is already pending'),
+    });
+    const audit = await dataSource.query(
+      `SELECT actor, action, details FROM operator_audit WHERE subject_type = 'saga' AND subject_id = $1`,
+      [sagaId],
+    );
+    expect(audit).toEqual([
+      { actor: 'admin:ada', action: 'saga-cancel', details: { step: 'reserve-stock', reason: 'customer called' } },
+    ]);
+
+    // The coordinator's deadline job carries it out: the reservation is released, then the saga ends cancelled.
+    await expireSagaDeadlines(dataSource, coordinator);
+    await move((tx) => coordinator.reply(tx, reply(sagaId, INVENTORY_STOCK_RELEASED_V1, { orderId: 'ord-view-3' })));
+    const detail = await json(admin(`/${sagaId}`));
+    expect(detail).toMatchObject({ state: 'cancelled', cancellation: 'cancelled by admin:ada: customer called' });
+    expect(detail.history.map((entry: { event: string; state: string }) => `${entry.event} → ${entry.state}`)).toEqual([
+      'started → running',
+      'cancel-requested → running',
+      'cancelled → compensating',
+      'succeeded → cancelled',
+    ]);
+    expect((await json(admin('?state=cancelled'))).items.map((saga: { id: string }) => saga.id)).toEqual([sagaId]);
+    expect((await cli('sagas', 'list')).stdout).toContain('cancelled 1');
+    expect(await cli('sagas', 'cancel', sagaId)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('it is cancelled'),
+    });
+
+    // From the CLI, with a reason.
+    const other = await startSaga('ord-view-4');
+    expect(await cli('sagas', 'cancel', other.sagaId, '--reason', 'duplicate order', '--as', 'grace')).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('cancel of saga'),
+    });
+    expect((await json(admin(`/${other.sagaId}`))).cancellation).toBe('cancelled by cli:grace: duplicate order');
   });
 });

@@ -39,12 +39,13 @@ Usage:
   hookrail sagas list  [--state S] [--type T] [--key K] [--limit N]   sagas, failed first, with counts per state
   hookrail sagas show  <id>                                  one saga: state, step, failure, every transition
   hookrail sagas retry <id> [--as NAME]                      send a failed saga's compensation again
+  hookrail sagas cancel <id> [--reason R] [--as NAME]        cancel a running saga: what it did is undone
 
 Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T  --until T
          (T: an ISO time or a duration back from now: 30m, 6h, 2d)
 Options: --json (machine-readable output), --help
-Replay and purge work on dead letters in status "dead"; each run is recorded in dead_letter_audit; endpoint changes
-and delivery replays in operator_audit.
+Replay and purge work on dead letters in status "dead"; each run is recorded in dead_letter_audit; endpoint changes,
+delivery replays and saga retries and cancels in operator_audit.
 "dlq list" leaves parked events out (--status parked lists them) and shows the parked keys below the dead letters.
 
 Environment: DATABASE_URL (default: database hookrail on 127.0.0.1, as npm start), KAFKA_BROKERS, KAFKA_NAMESPACE,

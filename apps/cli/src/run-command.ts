@@ -87,6 +87,7 @@ export async function runCommand(
         key: values.key,
         limit: values.limit,
         as: values.as,
+        reason: values.reason,
       });
     } else if (command === 'lag') {
       await (await import('./commands/ops.command')).lagCommand(ctx, { json: values.json, groups: values.group ?? [] });

@@ -27,6 +27,7 @@ export * from './events/shipping-shipment-cancelled-v1/shipping-shipment-cancell
 export * from './events/shipping-shipment-cancellation-failed-v1/shipping-shipment-cancellation-failed-v1.event';
 export * from './events/shop-order-fulfilled-v1/shop-order-fulfilled-v1.event';
 export * from './events/shop-order-fulfilment-failed-v1/shop-order-fulfilment-failed-v1.event';
+export * from './events/shop-order-fulfilment-cancelled-v1/shop-order-fulfilment-cancelled-v1.event';
 export * from './kafka-binding';
 export * from './event-topics';
 export * from './catalog/asyncapi.document';

@@ -31,7 +31,8 @@ export interface IdempotentRouteDeps {
  * The `Idempotency-Key` protocol around one operation on a JSON body, as payment and carrier APIs do it: a key is
  * required; the first request with it runs the operation (after the injected latency and failures) and its answer is
  * kept; a repeat gets that answer (`Idempotent-Replayed: true`), the same key with another body 422, a repeat while
- * the first still runs 409. A 400 or an injected failure frees the key, so a corrected request may use it again.
+ * the first still runs 409. A 400, a 5xx or an injected failure frees the key, so that the request may be made
+ * again (corrected, or once the provider is back).
  */
 export async function serveIdempotent(
   deps: IdempotentRouteDeps,
@@ -64,7 +65,7 @@ export async function serveIdempotent(
     return;
   }
   const answer = operation(body, key);
-  if (answer.status === 400) deps.idempotency.release(key);
+  if (answer.status === 400 || answer.status >= 500) deps.idempotency.release(key);
   else deps.idempotency.complete(key, JSON.stringify(answer));
   reply(response, answer.status, answer.body);
 }

@@ -1,3 +1,4 @@
+export * from './cancel-saga.usecase';
 export * from './retry-saga.usecase';
 export * from './saga-coordinator';
 export * from './saga-deadlines';

@@ -1,5 +1,7 @@
+import { OperatorAuditRepository } from '@app/audit';
 import { DataSource } from 'typeorm';
 import { SagaState } from './saga-definition';
+import { operatorStep } from './operator-step';
 import { SagasRepository } from './sagas.repository';
 
 export type SagaRetryResult =
@@ -10,37 +12,30 @@ export type SagaRetryResult =
 
 /**
  * An operator's retry of a `failed` saga (`hookrail sagas retry`, `POST /admin/sagas/:id/retry`): its deadline
- * becomes now and a `retry-requested` history row names who asked. The coordinator's deadline job then moves it back
- * to `compensating` in the transaction that sends the compensation command again (same idempotency key), so the
- * state still moves only together with its command. Fix the cause first (a refused refund, a carrier that is down).
+ * becomes now, a `retry-requested` history row and an `operator_audit` row name who asked. The coordinator's deadline
+ * job then moves it back to `compensating` in the transaction that sends the compensation command again (same
+ * idempotency key), with its compensation policy afresh, so the state still moves only together with its command.
+ * Fix the cause first (a refused refund, a carrier that is down).
  */
 export async function retryFailedSaga(dataSource: DataSource, sagaId: string, actor: string): Promise<SagaRetryResult> {
   return dataSource.transaction(async (manager) => {
     const scheduled = await SagasRepository.scheduleRetry(manager, sagaId);
     if (!scheduled) {
-      const rows: Array<{ state: SagaState; deadline: Date | null }> = await manager.query(
-        `SELECT state, deadline FROM sagas WHERE id = $1`,
-        [sagaId],
-      );
-      if (!rows[0]) return { outcome: 'not-found' };
-      return { outcome: 'not-failed', state: rows[0].state, retryPending: rows[0].state === 'failed' };
+      const saga = await SagasRepository.findState(manager, sagaId);
+      if (!saga) return { outcome: 'not-found' };
+      return { outcome: 'not-failed', state: saga.state, retryPending: saga.state === 'failed' };
     }
     await SagasRepository.insertSteps(manager, [
-      {
-        sagaId,
-        type: '',
-        seq: scheduled.version,
-        step: scheduled.stepName,
-        phase: 'operator',
-        event: 'retry-requested',
-        state: 'failed',
-        causeType: null,
-        causeId: null,
-        sentType: null,
-        sentId: null,
-        detail: `requested by ${actor}`,
-      },
+      operatorStep(sagaId, scheduled, 'retry-requested', 'failed', `requested by ${actor}`),
     ]);
+    await new OperatorAuditRepository(manager).record({
+      actor,
+      action: 'saga-retry',
+      subjectType: 'saga',
+      subjectId: sagaId,
+      details: { step: scheduled.stepName },
+      count: 1,
+    });
     return { outcome: 'scheduled', sagaId, step: scheduled.stepName };
   });
 }

@@ -3,9 +3,9 @@ import { CloudEvent } from '@app/contracts';
 import { randomUUID } from 'node:crypto';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
-import { CompiledSaga, SagaState, SagaView } from './saga-definition';
+import { CompiledSaga, ENDED_SAGA_STATES, SagaState, SagaStep, SagaView } from './saga-definition';
 import { buildCommand, buildOutcome, OutgoingMessage } from './saga-messages';
-import { decide, SagaMove, startMove } from './saga-transitions';
+import { decide, SagaInput, SagaMove, startMove } from './saga-transitions';
 import { SagaMoveTo, SagaRow, SagasRepository, SagaStepRow } from './sagas.repository';
 
 /**
@@ -22,6 +22,8 @@ export interface SagaTransaction {
    * needs in one statement (SagaLocks); by default one `SELECT … FOR UPDATE` each.
    */
   lock?(id: string): Promise<SagaRow | undefined>;
+  /** The saga of this type and correlation id, locked likewise; by default one `SELECT … FOR UPDATE`. */
+  lockCorrelated?(type: string, correlationId: string): Promise<SagaRow | undefined>;
   /**
    * Queues the move of a locked saga, written with the transaction's others before it commits (SagasRepository.
    * moveMany); by default each move is written at once.
@@ -69,6 +71,11 @@ export class SagaCoordinator {
     return [...this.sagas.values()].flatMap((saga) => saga.replyTypes);
   }
 
+  /** Every outside event type that cancels one of its sagas (`cancelledBy`). */
+  get cancellationTypes(): string[] {
+    return [...new Set([...this.sagas.values()].flatMap((saga) => (saga.cancelledBy ?? []).map((c) => c.type)))];
+  }
+
   /**
    * Starts a saga of `type`, unless one exists for the correlation id (a replayed or repeated start event): then
    * nothing is written and undefined is returned.
@@ -95,7 +102,7 @@ export class SagaCoordinator {
       return undefined;
     }
     const view: SagaView<D> = { id, correlationId: start.correlationId, data: start.data, results: {} };
-    const sent = buildCommand(saga, view, move.send!, 1);
+    const sent = buildCommand(saga, view, move.send!, 1, actionDeadline(first, move.attempts));
     tx.send(sent);
     tx.history(this.historyRow(saga, id, 1, move, { type: null, id: start.startEventId }, sent));
     return { sagaId: id, type, state: move.state, step: first.name, event: move.event, sent: sent.event.type };
@@ -126,12 +133,46 @@ export class SagaCoordinator {
     return this.apply(tx, saga, row, decision, { type: reply.type, id: reply.id }, results);
   }
 
-  /** The deadline of a locked saga passed (see `expireSagaDeadlines`): resend, compensate or fail. */
+  /**
+   * The deadline of a locked saga passed (see `expireSagaDeadlines`): resend, compensate or fail; send a refused
+   * compensation again after its backoff; carry out an operator's retry or cancel.
+   */
   async deadline(tx: SagaTransaction, row: SagaRow): Promise<SagaTransition | undefined> {
     const saga = this.definition(row.type);
     const decision = decide(saga, row, { kind: 'deadline' });
     if (decision.kind === 'ignore') return undefined;
     return this.apply(tx, saga, row, decision, { type: null, id: null }, null);
+  }
+
+  /**
+   * An outside event that cancels sagas (`cancelledBy`): each saga it names that is running compensates what it did
+   * and ends `cancelled`. A saga that is not running (already compensating, ended, failed), or none at all, is left
+   * as it is and logged.
+   */
+  async cancel(tx: SagaTransaction, event: CloudEvent<unknown>): Promise<SagaTransition[]> {
+    const transitions: SagaTransition[] = [];
+    for (const saga of this.sagas.values()) {
+      const cancellation = saga.cancellation(event.type);
+      if (!cancellation) continue;
+      const correlationId = cancellation.correlationId(event.data);
+      const row = await (tx.lockCorrelated
+        ? tx.lockCorrelated(saga.type, correlationId)
+        : SagasRepository.lockByCorrelation(tx.manager, saga.type, correlationId));
+      const fields = { sagaType: saga.type, correlationId, eventId: event.id, eventType: event.type };
+      if (!row) {
+        this.logger.info(fields, 'no saga to cancel');
+        continue;
+      }
+      const reason = cancellation.reason?.(event.data) ?? event.type;
+      const input: SagaInput = { kind: 'cancel', reason };
+      const decision = decide(saga, row, input);
+      if (decision.kind === 'ignore') {
+        this.logger.info({ ...fields, sagaId: row.id, state: row.state, why: decision.why }, 'saga cancel ignored');
+        continue;
+      }
+      transitions.push(await this.apply(tx, saga, row, decision, { type: event.type, id: event.id }, null));
+    }
+    return transitions;
   }
 
   private async apply(
@@ -149,19 +190,25 @@ export class SagaCoordinator {
       data: row.data,
       results: { ...row.results, ...(results as SagaView<unknown>['results']) },
     };
+    const reason =
+      move.outcome === 'cancelled' ? (move.cancellation ?? row.cancellation) : (move.failure ?? row.failure);
     const sent: OutgoingMessage | undefined = move.send
-      ? buildCommand(saga, view, move.send, version)
-      : move.outcome && buildOutcome(saga, view, move.outcome, move.failure ?? row.failure, version);
+      ? buildCommand(saga, view, move.send, version, actionDeadline(saga.steps[move.send.step], move.attempts))
+      : move.outcome && buildOutcome(saga, view, move.outcome, reason, version);
     const to: SagaMoveTo = {
       state: move.state,
       step: move.step,
       stepName: saga.steps[move.step].name,
       attempts: move.attempts,
-      timeoutMs: move.send ? saga.steps[move.send.step].timeoutMs : null,
+      timeoutMs: move.send ? saga.steps[move.send.step].timeoutMs : (move.retry?.backoffMs ?? null),
       failure: move.failure ?? null,
       lastError: move.error ?? null,
       results,
-      ended: move.state === 'completed' || move.state === 'compensated',
+      ended: ENDED_SAGA_STATES.includes(move.state),
+      refusals: move.retry?.refusals ?? 0,
+      failingSince: move.retry?.failingSince ?? null,
+      backingOff: move.retry?.backoffMs !== undefined,
+      cancellation: move.cancellation ?? null,
     };
     if (tx.move) tx.move(row, to);
     // The row is locked, so only a bug could get here; rolling back is the safe answer.
@@ -199,7 +246,7 @@ export class SagaCoordinator {
       causeId: cause.id,
       sentType: sent?.event.type ?? null,
       sentId: sent?.event.id ?? null,
-      detail: move.event === 'retried' ? 'retried by an operator' : (move.error ?? null),
+      detail: move.detail ?? move.error ?? null,
     };
   }
 
@@ -208,6 +255,15 @@ export class SagaCoordinator {
     if (!saga) throw new PermanentError(`this coordinator runs no saga of type ${type}`);
     return saga;
   }
+}
+
+/**
+ * When the saga stops waiting for a step's action: its last send's deadline, as far as this send can tell (each
+ * unanswered send waits `timeoutMs`, and `retries` more follow the first). A participant drops an action it gets
+ * later unapplied (`sagaActionExpired`), so that the compensation queued behind it on the same key is not held up.
+ */
+function actionDeadline(step: SagaStep<unknown>, attempts: number): Date {
+  return new Date(Date.now() + step.timeoutMs * (step.retries + 2 - attempts));
 }
 
 /** A success reply's data without the saga's own fields: what the step produced. */

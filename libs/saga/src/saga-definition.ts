@@ -1,7 +1,22 @@
-/** Where a saga is. `failed`: a compensation kept failing; nothing moves until an operator retries it. */
-export type SagaState = 'running' | 'compensating' | 'completed' | 'compensated' | 'failed';
+import type { RetryPolicy } from '@app/consumer-runtime';
 
-export const SAGA_STATES: readonly SagaState[] = ['running', 'compensating', 'completed', 'compensated', 'failed'];
+/**
+ * Where a saga is. `cancelled`: an outside event or an operator cancelled it while it ran, and what it had done was
+ * undone. `failed`: a compensation kept failing past its policy; nothing moves until an operator retries it.
+ */
+export type SagaState = 'running' | 'compensating' | 'completed' | 'compensated' | 'cancelled' | 'failed';
+
+export const SAGA_STATES: readonly SagaState[] = [
+  'running',
+  'compensating',
+  'completed',
+  'compensated',
+  'cancelled',
+  'failed',
+];
+
+/** The states a saga ends in (it has `ended_at`; retention may delete it). */
+export const ENDED_SAGA_STATES: readonly SagaState[] = ['completed', 'compensated', 'cancelled'];
 
 /** The states in which the saga waits for a reply and has a deadline. */
 export const ACTIVE_SAGA_STATES: readonly SagaState[] = ['running', 'compensating'];
@@ -38,10 +53,47 @@ export interface SagaStep<D> {
   action: SagaCommand<D>;
   /** Undoes the action. A step without one (a last, pivot step) is skipped when compensating. */
   compensation?: SagaCommand<D>;
-  /** How long a command of this step may go unanswered before it is sent again. */
+  /**
+   * How long a command of this step may go unanswered before it is sent again. Each step has its own: a local
+   * reservation answers in milliseconds, a carrier's API may take seconds.
+   */
   timeoutMs: number;
-  /** How often an unanswered command is sent again (same data, same idempotency key) before giving up. */
+  /**
+   * How often an unanswered action is sent again (same data, same idempotency key) before it is compensated. An
+   * unanswered compensation follows the saga's CompensationPolicy instead.
+   */
   retries: number;
+}
+
+/**
+ * How a compensation that fails is tried again before the saga is `failed`, in the consumer runtime's terms. A refusal
+ * (a failure reply) is like a `transient` failure: sent again after a backoff with full jitter (`baseDelayMs`,
+ * doubling, at most `maxDelayMs`), up to `maxAttempts` refusals. Silence (no reply within the step's timeout) is like
+ * a `dependency` failure: the participant or its provider cannot answer now; sent again at each timeout until
+ * `ceilingMs` after the compensation first failed. Either limit spent: `failed`, and an operator is alerted.
+ */
+export interface CompensationPolicy extends RetryPolicy {
+  ceilingMs: number;
+}
+
+export const DEFAULT_COMPENSATION_POLICY: CompensationPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 1_000,
+  maxDelayMs: 60_000,
+  ceilingMs: 3_600_000,
+};
+
+/**
+ * An outside event that cancels a running saga (a shop's order cancelled): the saga with the correlation id it names
+ * compensates what it did, the current step included (its command may have been carried out), and ends `cancelled`.
+ */
+export interface SagaCancellation {
+  /** The event's versioned type: `shop.order.cancelled.v1`. */
+  type: string;
+  /** The saga it is about, from the event's data: the order id. */
+  correlationId: (data: any) => string;
+  /** Why, for the history and the outcome; the event type when absent. */
+  reason?: (data: any) => string | undefined;
 }
 
 /** An event published when the saga ends, so that other teams can react. */
@@ -63,6 +115,12 @@ export interface SagaDefinition<D = unknown> {
   completed?: SagaOutcome<D>;
   /** Published in the transaction that makes the saga `compensated`, with the reason. */
   compensated?: SagaOutcome<D>;
+  /** Published in the transaction that makes the saga `cancelled`, with who or what cancelled it. */
+  cancelled?: SagaOutcome<D>;
+  /** Outside events that cancel a running saga. */
+  cancelledBy?: readonly SagaCancellation[];
+  /** How failing compensations are tried again (DEFAULT_COMPENSATION_POLICY when absent). */
+  compensationPolicy?: CompensationPolicy;
 }
 
 /** Which step, phase and outcome a reply type stands for in one definition. */
@@ -77,14 +135,18 @@ export interface CompiledSaga<D = unknown> extends SagaDefinition<D> {
   route(replyType: string): ReplyRoute | undefined;
   /** Every reply type the saga listens to. */
   replyTypes: readonly string[];
+  /** The cancellation an outside event of this type is, if it is one. */
+  cancellation(eventType: string): SagaCancellation | undefined;
+  compensationPolicy: CompensationPolicy;
 }
 
 const STEP_NAME = /^[a-z][a-z0-9-]{0,62}$/;
 
 /**
  * Checks a saga declaration and indexes its replies: at least one step, unique kebab-case step names, positive
- * timeouts, non-negative retries, and every reply type belonging to exactly one step and phase (the reply type is
- * how the coordinator knows what a reply answers).
+ * timeouts, non-negative retries, every reply type belonging to exactly one step and phase (the reply type is how
+ * the coordinator knows what a reply answers), cancelling event types that are not replies, and a sound
+ * compensation policy.
  */
 export function defineSaga<D>(definition: SagaDefinition<D>): CompiledSaga<D> {
   const fail = (message: string): never => {
@@ -116,7 +178,25 @@ export function defineSaga<D>(definition: SagaDefinition<D>): CompiledSaga<D> {
       }
     }
   });
-  return { ...definition, route: (type) => routes.get(type), replyTypes: [...routes.keys()] };
+  const cancellations = new Map<string, SagaCancellation>();
+  for (const cancellation of definition.cancelledBy ?? []) {
+    if (routes.has(cancellation.type)) fail(`${cancellation.type} is a reply type; it cannot also cancel the saga`);
+    if (cancellations.has(cancellation.type)) fail(`${cancellation.type} is named twice in cancelledBy`);
+    cancellations.set(cancellation.type, cancellation);
+  }
+  const policy = definition.compensationPolicy ?? DEFAULT_COMPENSATION_POLICY;
+  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1)
+    fail('compensationPolicy.maxAttempts must be ≥ 1');
+  if (!(policy.baseDelayMs >= 0 && policy.maxDelayMs >= policy.baseDelayMs))
+    fail('compensationPolicy needs 0 ≤ baseDelayMs ≤ maxDelayMs');
+  if (!(policy.ceilingMs >= 0)) fail('compensationPolicy.ceilingMs must be ≥ 0');
+  return {
+    ...definition,
+    route: (type) => routes.get(type),
+    replyTypes: [...routes.keys()],
+    cancellation: (type) => cancellations.get(type),
+    compensationPolicy: policy,
+  };
 }
 
 /** The idempotency key of a step's command: stable for the saga, the step and the direction, whatever the attempt. */

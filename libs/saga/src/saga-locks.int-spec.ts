@@ -1,5 +1,6 @@
 import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
+import { CloudEvent } from '@app/contracts';
 import { createTestDatabase, TestDatabase } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -9,20 +10,29 @@ import { SagaLocks } from './saga-locks';
 import { sagaTransaction } from './saga-transaction';
 import { SagaRowMove, SagasRepository } from './sagas.repository';
 
-const command = (name: string): SagaCommand<unknown> => ({
+const command = (name: string, verb = 'do'): SagaCommand<unknown> => ({
   topic: `${name}.commands`,
-  type: `${name}.do.v1`,
+  type: `${name}.${verb}.v1`,
   data: () => ({}),
-  succeeded: `${name}.done.v1`,
-  failed: [`${name}.do-failed.v1`],
+  succeeded: `${name}.${verb}ne.v1`,
+  failed: [`${name}.${verb}-failed.v1`],
 });
+
+const CANCELLED = 'demo.order-cancelled.v1';
 
 const demo = defineSaga({
   type: 'demo',
   source: '/sagas/demo',
   replyTopic: 'demo.replies',
+  cancelledBy: [{ type: CANCELLED, correlationId: (data: { order: string }) => data.order }],
   steps: [
-    { name: 'reserve', action: command('reserve'), timeoutMs: 60_000, retries: 0 },
+    {
+      name: 'reserve',
+      action: command('reserve'),
+      compensation: command('reserve', 'undo'),
+      timeoutMs: 60_000,
+      retries: 0,
+    },
     { name: 'charge', action: command('charge'), timeoutMs: 60_000, retries: 0 },
     { name: 'ship', action: command('ship'), timeoutMs: 60_000, retries: 0 },
   ],
@@ -52,6 +62,15 @@ describe('a consumer transaction moving many sagas: one lock statement, moves qu
     datacontenttype: 'application/json',
     data: { sagaId, commandId: randomUUID() },
   });
+  const cancelled = (order: string): CloudEvent<{ order: string }> => ({
+    specversion: '1.0',
+    id: randomUUID(),
+    source: '/shop',
+    type: CANCELLED,
+    time: new Date().toISOString(),
+    datacontenttype: 'application/json',
+    data: { order },
+  });
 
   async function started(orders: string[]): Promise<string[]> {
     const ids: string[] = [];
@@ -67,17 +86,24 @@ describe('a consumer transaction moving many sagas: one lock statement, moves qu
   }
 
   /** The batch as the fulfilment group applies it: locks from one statement, moves written at the end. */
-  async function applyBatch(replies: SagaReplyEvent[]): Promise<void> {
+  async function applyBatch(events: CloudEvent<any>[]): Promise<void> {
     await dataSource.transaction(async (manager: EntityManager) => {
       const base = sagaTransaction(manager);
-      const locks = new SagaLocks(manager, () => replies.map((event) => event.data.sagaId));
+      const locks = new SagaLocks(manager, () => ({
+        ids: events.filter((event) => event.type !== CANCELLED).map((event) => event.data.sagaId),
+        correlations: events
+          .filter((event) => event.type === CANCELLED)
+          .map((event) => ({ type: 'demo', correlationId: event.data.order })),
+      }));
       const moves: SagaRowMove[] = [];
       const tx: SagaTransaction = {
         ...base,
         lock: (id) => locks.lock(id),
+        lockCorrelated: (type, correlationId) => locks.lockCorrelated(type, correlationId),
         move: (row, to) => moves.push(locks.move(row, to)),
       };
-      for (const event of replies) await coordinator.reply(tx, event);
+      for (const event of events)
+        await (event.type === CANCELLED ? coordinator.cancel(tx, event) : coordinator.reply(tx, event));
       await SagasRepository.moveMany(manager, moves);
       await base.flush();
     });
@@ -97,12 +123,49 @@ describe('a consumer transaction moving many sagas: one lock statement, moves qu
     expect(commands.map((row) => row.type)).toEqual(['reserve.do.v1', 'charge.do.v1', 'ship.do.v1']);
   });
 
+  it('locks the sagas of replies and cancellations in one statement, and cancels a saga from where a reply left it', async () => {
+    const [orderA, orderB, orderC] = [`ord-${randomUUID()}`, `ord-${randomUUID()}`, `ord-${randomUUID()}`];
+    const [a, b] = await started([orderA, orderB]);
+    const lockMany = jest.spyOn(SagasRepository, 'lockMany');
+    const lockOne = jest.spyOn(SagasRepository, 'lock');
+    try {
+      // a: reserved, then cancelled in the same transaction; b: cancelled at its first step; c: no saga at all.
+      await applyBatch([reply(a, 'reserve.done.v1'), cancelled(orderA), cancelled(orderB), cancelled(orderC)]);
+      expect(lockMany).toHaveBeenCalledTimes(1);
+      expect(lockOne).not.toHaveBeenCalled();
+    } finally {
+      lockMany.mockRestore();
+      lockOne.mockRestore();
+    }
+    const [sagaA, sagaB] = await Promise.all([a, b].map((id) => SagasRepository.lock(dataSource.manager, id)));
+    expect(sagaA).toMatchObject({
+      state: 'compensating',
+      step: 0,
+      version: 3,
+      cancellation: 'demo.order-cancelled.v1',
+    });
+    expect(sagaB).toMatchObject({
+      state: 'compensating',
+      step: 0,
+      version: 2,
+      cancellation: 'demo.order-cancelled.v1',
+    });
+    const commands: Array<{ type: string }> = await dataSource.query(
+      `SELECT headers->>'ce_type' AS type FROM outbox WHERE key = $1 ORDER BY id`,
+      [orderA],
+    );
+    // Cancelled while charging: charge has no compensation, so the reservation is undone.
+    expect(commands.map((row) => row.type)).toEqual(['reserve.do.v1', 'charge.do.v1', 'reserve.undo.v1']);
+  });
+
   it('rolls the transaction back when a queued move finds its saga at another version', async () => {
     const [id] = await started([`ord-${randomUUID()}`]);
     const stale = async () =>
       dataSource.transaction(async (manager) => {
         const to = { state: 'running' as const, step: 1, stepName: 'charge', attempts: 1, timeoutMs: null };
-        const move = { id, fromVersion: 7, to: { ...to, failure: null, lastError: null, results: null, ended: false } };
+        const unchanged = { failure: null, lastError: null, results: null, ended: false, cancellation: null };
+        const retry = { refusals: 0, failingSince: null, backingOff: false };
+        const move = { id, fromVersion: 7, to: { ...to, ...unchanged, ...retry } };
         await SagasRepository.moveMany(manager, [move]);
       });
     await expect(stale()).rejects.toThrow(`saga ${id} is no longer at version 7`);

@@ -3,9 +3,17 @@ import { CloudEvent, CLOUDEVENTS_SPEC_VERSION } from '@app/contracts';
 import { toOutboxRow, writeOutboxRows } from '@app/outbox';
 import { createHash } from 'node:crypto';
 import { CompiledSaga, SagaPhase, sagaIdempotencyKey, SagaView } from './saga-definition';
+import type { SagaOutcomeName } from './saga-transitions';
 
 /** The CloudEvents extension attribute naming the topic a command's reply goes to (Kafka header `ce_replyto`). */
 export const REPLY_TO = 'replyto';
+
+/**
+ * The CloudEvents extension attribute of an action command (Kafka header `ce_deadline`, RFC 3339): when the saga
+ * stops waiting for it. Past it, the saga has sent it again or is compensating it, so a participant drops it unapplied
+ * (`sagaActionExpired`) rather than let it hold up the compensation behind it on the same key.
+ */
+export const DEADLINE = 'deadline';
 
 /**
  * A UUID derived from a name (the layout of a version 5 UUID over SHA-1), so that the same message built twice has
@@ -29,13 +37,15 @@ export interface OutgoingMessage {
  * The command of `send` for the transition that makes the saga's version `version`: its id is derived from the saga
  * and that version (each send, resends included, is a new message that a participant applies again), its
  * idempotency key from the saga, step and phase (the same for every send, so the participant's effect happens
- * once). Keyed by the correlation id, so a saga's commands stay in order.
+ * once). Keyed by the correlation id, so a saga's commands stay in order. An action carries `deadline`; a
+ * compensation none (it is never dropped).
  */
 export function buildCommand(
   saga: CompiledSaga,
   view: SagaView<unknown>,
   send: { step: number; phase: SagaPhase },
   version: number,
+  deadline?: Date,
 ): OutgoingMessage {
   const step = saga.steps[send.step];
   const command = send.phase === 'action' ? step.action : step.compensation!;
@@ -50,6 +60,7 @@ export function buildCommand(
       datacontenttype: 'application/json',
       subject: view.correlationId,
       [REPLY_TO]: saga.replyTopic,
+      ...(send.phase === 'action' && deadline && { [DEADLINE]: deadline.toISOString() }),
       data: {
         ...command.data(view),
         sagaId: view.id,
@@ -63,11 +74,11 @@ export function buildCommand(
 export function buildOutcome(
   saga: CompiledSaga,
   view: SagaView<unknown>,
-  outcome: 'completed' | 'compensated',
+  outcome: SagaOutcomeName,
   reason: string | null,
   version: number,
 ): OutgoingMessage | undefined {
-  const declared = outcome === 'completed' ? saga.completed : saga.compensated;
+  const declared = saga[outcome];
   if (!declared) return undefined;
   return {
     topic: declared.topic,
@@ -86,6 +97,31 @@ export function buildOutcome(
 
 /** What a participant needs of a command to answer it. */
 export type SagaCommandEvent = CloudEvent<{ sagaId: string }>;
+
+/**
+ * True when an action command's deadline passed: the saga no longer waits for it (it sent it again, or compensates
+ * it, its compensation behind it on the same key). A participant then drops it unapplied, at any attempt, so that an
+ * action stuck on a failing call does not hold up its own compensation. Commands without a deadline never expire.
+ */
+export function sagaActionExpired(command: CloudEvent<unknown>, now = Date.now()): boolean {
+  const deadline = command[DEADLINE];
+  if (typeof deadline !== 'string') return false;
+  const at = Date.parse(deadline);
+  return Number.isFinite(at) && at <= now;
+}
+
+/**
+ * For a participant's action handler, first thing: true (and a log line) when the command expired and must be
+ * dropped unapplied, without a reply; the saga compensates the step, whatever the action did before.
+ */
+export function dropExpiredAction(command: SagaCommandEvent, ctx: Pick<ConsumerContext, 'logger'>): boolean {
+  if (!sagaActionExpired(command)) return false;
+  ctx.logger.info(
+    { sagaId: command.data.sagaId, commandType: command.type, deadline: command[DEADLINE] },
+    'saga action past its deadline: dropped unapplied (the saga has sent it again or compensates it)',
+  );
+  return true;
+}
 
 /**
  * The reply of a participant to `command`, on the topic the command names (`replyto`), keyed like the command. Its

@@ -13,6 +13,10 @@ export interface SagaSummary {
   deadline: Date | null;
   failure: string | null;
   lastError: string | null;
+  /** Refusals of the current compensation (its policy's attempt budget spent). */
+  refusals: number;
+  /** Who or what cancelled it; on a running saga, a cancel an operator asked for that is not carried out yet. */
+  cancellation: string | null;
   startEventId: string;
   createdAt: Date;
   updatedAt: Date;
@@ -50,8 +54,8 @@ export interface SagaFilter {
 
 type Db = DataSource | EntityManager;
 
-const SUMMARY = `id, type, correlation_id, state, step_name, attempts, deadline, failure, last_error, start_event_id,
-  created_at, updated_at, ended_at`;
+const SUMMARY = `id, type, correlation_id, state, step_name, attempts, deadline, failure, last_error, refusals,
+  cancellation, start_event_id, created_at, updated_at, ended_at`;
 
 function where(filter: SagaFilter): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
@@ -77,6 +81,8 @@ function toSummary(row: Record<string, unknown>): SagaSummary {
     deadline: (row.deadline as Date | null) ?? null,
     failure: (row.failure as string | null) ?? null,
     lastError: (row.last_error as string | null) ?? null,
+    refusals: Number(row.refusals ?? 0),
+    cancellation: (row.cancellation as string | null) ?? null,
     startEventId: row.start_event_id as string,
     createdAt: row.created_at as Date,
     updatedAt: row.updated_at as Date,

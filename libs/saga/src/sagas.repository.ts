@@ -1,6 +1,6 @@
 import { preparedQuery } from '@app/db';
 import { DataSource, EntityManager } from 'typeorm';
-import { SagaPhase, SagaState } from './saga-definition';
+import { ENDED_SAGA_STATES, SagaPhase, SagaState } from './saga-definition';
 
 /** A `sagas` row as the coordinator reads it. */
 export interface SagaRow {
@@ -18,6 +18,14 @@ export interface SagaRow {
   results: Record<string, Record<string, unknown>>;
   failure: string | null;
   lastError: string | null;
+  /** Refusals of the current compensation (its policy's attempt budget). */
+  refusals: number;
+  /** When the current compensation first failed (its policy's ceiling counts from here). */
+  failingSince: Date | null;
+  /** The deadline is when a refused compensation is sent again. */
+  backingOff: boolean;
+  /** Who or what cancelled it (while running: an operator's request, not carried out yet). */
+  cancellation: string | null;
   createdAt: Date;
   updatedAt: Date;
   endedAt: Date | null;
@@ -40,7 +48,7 @@ export interface SagaStepRow {
 }
 
 const COLUMNS = `id, type, correlation_id, start_event_id, state, step, step_name, attempts, deadline, version, data,
-  results, failure, last_error, created_at, updated_at, ended_at`;
+  results, failure, last_error, refusals, failing_since, backing_off, cancellation, created_at, updated_at, ended_at`;
 
 type RawSaga = Record<string, unknown>;
 
@@ -60,6 +68,10 @@ export function toSagaRow(raw: RawSaga): SagaRow {
     results: (raw.results ?? {}) as SagaRow['results'],
     failure: (raw.failure as string | null) ?? null,
     lastError: (raw.last_error as string | null) ?? null,
+    refusals: Number(raw.refusals ?? 0),
+    failingSince: (raw.failing_since as Date | null) ?? null,
+    backingOff: raw.backing_off === true,
+    cancellation: (raw.cancellation as string | null) ?? null,
     createdAt: raw.created_at as Date,
     updatedAt: raw.updated_at as Date,
     endedAt: (raw.ended_at as Date | null) ?? null,
@@ -72,12 +84,24 @@ export interface SagaMoveTo {
   step: number;
   stepName: string;
   attempts: number;
-  /** The next deadline from now; null clears it. */
+  /** The next deadline from now (a reply's timeout, or a backoff); null clears it. */
   timeoutMs: number | null;
   failure: string | null;
   lastError: string | null;
   results: Record<string, unknown> | null;
   ended: boolean;
+  /** The current compensation's refusals and first failure; 0 and null for a new command. */
+  refusals: number;
+  failingSince: Date | null;
+  backingOff: boolean;
+  /** Set once (a later null keeps it). */
+  cancellation: string | null;
+}
+
+/** A saga named by its type and correlation id (an outside event knows no saga id). */
+export interface SagaCorrelation {
+  type: string;
+  correlationId: string;
 }
 
 /** One move of a locked saga: from the version it was read at. */
@@ -124,15 +148,28 @@ export const SagasRepository = {
     return rows[0] && toSagaRow(rows[0]);
   },
 
-  /**
-   * These sagas, locked until the transaction ends, in one statement: in id order, so that two transactions locking
-   * overlapping sets cannot deadlock.
-   */
-  async lockMany(manager: EntityManager, ids: string[]): Promise<SagaRow[]> {
+  /** The saga of this type and correlation id, locked until the transaction ends. */
+  async lockByCorrelation(manager: EntityManager, type: string, correlationId: string): Promise<SagaRow | undefined> {
     const rows = await preparedQuery<RawSaga>(
       manager,
-      `SELECT ${COLUMNS} FROM sagas WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-      [ids],
+      `SELECT ${COLUMNS} FROM sagas WHERE type = $1 AND correlation_id = $2 FOR UPDATE`,
+      [type, correlationId],
+    );
+    return rows[0] && toSagaRow(rows[0]);
+  },
+
+  /**
+   * These sagas, by id or by type and correlation id, locked until the transaction ends, in one statement: in id
+   * order, so that two transactions locking overlapping sets cannot deadlock.
+   */
+  async lockMany(manager: EntityManager, ids: string[], correlations: SagaCorrelation[] = []): Promise<SagaRow[]> {
+    const rows = await preparedQuery<RawSaga>(
+      manager,
+      `SELECT ${COLUMNS} FROM sagas
+        WHERE id = ANY($1::uuid[])
+           OR (type, correlation_id) IN (SELECT * FROM unnest($2::varchar[], $3::varchar[]))
+        ORDER BY id FOR UPDATE`,
+      [ids, correlations.map((key) => key.type), correlations.map((key) => key.correlationId)],
     );
     return rows.map(toSagaRow);
   },
@@ -153,7 +190,9 @@ export const SagasRepository = {
               last_error = COALESCE($9, last_error),
               results = CASE WHEN $10::jsonb IS NULL THEN results ELSE results || $10::jsonb END,
               updated_at = clock_timestamp(),
-              ended_at = CASE WHEN $11 THEN clock_timestamp() ELSE ended_at END
+              ended_at = CASE WHEN $11 THEN clock_timestamp() ELSE ended_at END,
+              refusals = $12, failing_since = $13, backing_off = $14,
+              cancellation = COALESCE($15, cancellation)
         WHERE id = $1 AND version = $2
         RETURNING version`,
       [
@@ -168,6 +207,10 @@ export const SagasRepository = {
         to.lastError,
         to.results === null ? null : JSON.stringify(to.results),
         to.ended,
+        to.refusals,
+        to.failingSince,
+        to.backingOff,
+        to.cancellation,
       ],
     );
     return rows.length === 1;
@@ -195,10 +238,14 @@ export const SagasRepository = {
                 last_error = COALESCE(m.last_error, s.last_error),
                 results = CASE WHEN m.results IS NULL THEN s.results ELSE s.results || m.results END,
                 updated_at = clock_timestamp(),
-                ended_at = CASE WHEN m.ended THEN clock_timestamp() ELSE s.ended_at END
+                ended_at = CASE WHEN m.ended THEN clock_timestamp() ELSE s.ended_at END,
+                refusals = m.refusals, failing_since = m.failing_since, backing_off = m.backing_off,
+                cancellation = COALESCE(m.cancellation, s.cancellation)
            FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::int[], $5::varchar[], $6::int[], $7::float8[],
-                       $8::text[], $9::text[], $10::jsonb[], $11::bool[])
-                AS m(id, from_version, state, step, step_name, attempts, timeout_ms, failure, last_error, results, ended)
+                       $8::text[], $9::text[], $10::jsonb[], $11::bool[], $12::int[], $13::timestamptz[], $14::bool[],
+                       $15::text[])
+                AS m(id, from_version, state, step, step_name, attempts, timeout_ms, failure, last_error, results, ended,
+                     refusals, failing_since, backing_off, cancellation)
           WHERE s.id = m.id AND s.version = m.from_version
           RETURNING s.id`,
         [
@@ -213,6 +260,10 @@ export const SagasRepository = {
           column('lastError'),
           round.map((move) => (move.to.results === null ? null : JSON.stringify(move.to.results))),
           column('ended'),
+          column('refusals'),
+          column('failingSince'),
+          column('backingOff'),
+          column('cancellation'),
         ],
       );
       if (rows.length < round.length) {
@@ -283,14 +334,49 @@ export const SagasRepository = {
   },
 
   /**
-   * Retention: up to `limit` sagas that ended (`completed`, `compensated`) before `cutoff`, with their history. Sagas
-   * in flight or `failed` are never deleted.
+   * An operator's cancel of a `running` saga: `cancellation` says who asked and why, and the deadline becomes now, so
+   * the coordinator's deadline job (or a reply that comes first) compensates it in the transaction that sends the
+   * compensation. Returns the new version, or undefined when the saga is not running or a cancel is already pending.
+   */
+  async requestCancel(
+    manager: EntityManager,
+    id: string,
+    cancellation: string,
+  ): Promise<{ version: number; stepName: string } | undefined> {
+    const rows: Array<{ version: number; step_name: string }> = await manager.query(
+      `WITH requested AS (
+         UPDATE sagas
+            SET cancellation = $2, deadline = clock_timestamp(), version = version + 1, updated_at = clock_timestamp()
+          WHERE id = $1 AND state = 'running' AND cancellation IS NULL
+          RETURNING version, step_name
+       )
+       SELECT * FROM requested`,
+      [id, cancellation],
+    );
+    return rows[0] && { version: rows[0].version, stepName: rows[0].step_name };
+  },
+
+  /** A saga's state and whether an operator's retry or cancel is pending, for the answer to one that changed nothing. */
+  async findState(
+    manager: EntityManager,
+    id: string,
+  ): Promise<{ state: SagaState; deadline: Date | null; cancellation: string | null } | undefined> {
+    const rows: Array<{ state: SagaState; deadline: Date | null; cancellation: string | null }> = await manager.query(
+      `SELECT state, deadline, cancellation FROM sagas WHERE id = $1`,
+      [id],
+    );
+    return rows[0];
+  },
+
+  /**
+   * Retention: up to `limit` sagas that ended (`completed`, `compensated`, `cancelled`) before `cutoff`, with their
+   * history. Sagas in flight or `failed` are never deleted.
    */
   async deleteEndedBefore(db: DataSource | EntityManager, cutoff: Date, limit: number): Promise<number> {
     const [{ deleted }]: Array<{ deleted: number }> = await db.query(
       `WITH doomed AS (
          SELECT id FROM sagas
-          WHERE ended_at < $1 AND state IN ('completed', 'compensated')
+          WHERE ended_at < $1 AND state = ANY($3::varchar[])
           ORDER BY ended_at LIMIT $2
        ), history AS (
          DELETE FROM saga_steps s USING doomed d WHERE s.saga_id = d.id
@@ -298,7 +384,7 @@ export const SagasRepository = {
          DELETE FROM sagas g USING doomed d WHERE g.id = d.id RETURNING 1
        )
        SELECT count(*)::int AS deleted FROM gone`,
-      [cutoff, limit],
+      [cutoff, limit, ENDED_SAGA_STATES],
     );
     return deleted;
   },

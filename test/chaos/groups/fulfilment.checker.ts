@@ -1,4 +1,11 @@
-import { SHOP_ORDER_FULFILLED_V1, SHOP_ORDER_FULFILMENT_FAILED_V1, SHOP_ORDER_PLACED_V1 } from '@app/contracts';
+import {
+  SHOP_ORDER_CANCELLED_V1,
+  SHOP_ORDER_FULFILLED_V1,
+  SHOP_ORDER_FULFILMENT_CANCELLED_V1,
+  SHOP_ORDER_FULFILMENT_FAILED_V1,
+  SHOP_ORDER_PLACED_V1,
+} from '@app/contracts';
+import { AcceptedEvent } from '../order-events';
 import { readChaosConfig } from '../chaos-config';
 import { ChaosGroup, CheckContext, countRow, InvariantRow, noneRow } from './chaos-group';
 
@@ -24,13 +31,22 @@ interface Saga {
   state: string;
 }
 
+/** The outcome event a saga publishes as it ends, by the state it ends in. */
+const OUTCOMES: Record<string, string> = {
+  completed: SHOP_ORDER_FULFILLED_V1,
+  compensated: SHOP_ORDER_FULFILMENT_FAILED_V1,
+  cancelled: SHOP_ORDER_FULFILMENT_CANCELLED_V1,
+};
+
 /**
  * The order fulfilment saga (coordinator `fulfilment`; participants `inventory`, `payments`, `shipping`): every order
- * placed starts one saga, which ends `completed` or `compensated`, never `failed` or half-way. What counts is what
- * the providers did: one charge per order at most, refunded exactly when the saga compensated after it; one shipment
- * for each completed order, cancelled when a later step failed; stock taken for completed orders only, to the unit;
+ * placed starts one saga, which ends `completed`, `compensated` or (when the shop cancelled the order while it ran)
+ * `cancelled`, never `failed` or half-way. What counts is what the providers did: one charge per order at most,
+ * refunded exactly when the saga compensated or was cancelled after it; one shipment for each completed order,
+ * cancelled when a later step failed or the order was cancelled; stock taken for completed orders only, to the unit;
  * one outcome event per saga. The development providers decline a share of charges and reject a share of shipments,
- * and stock runs out for some SKUs, so every compensation path runs under the faults.
+ * stock runs out for some SKUs and the shop cancels some orders mid-saga, so every compensation path runs under the
+ * faults.
  */
 export const FULFILMENT_CHAOS: ChaosGroup = {
   group: 'fulfilment',
@@ -58,7 +74,7 @@ export const FULFILMENT_CHAOS: ChaosGroup = {
     await behaviour(ctx.providerUrls[PAYMENTS], { declineRate: DECLINE_RATE });
     await behaviour(ctx.providerUrls[CARRIER], { rejectRate: REJECT_RATE });
   },
-  handles: (event) => event.type === SHOP_ORDER_PLACED_V1,
+  handles: (event) => event.type === SHOP_ORDER_PLACED_V1 || event.type === SHOP_ORDER_CANCELLED_V1,
   async inHand(ctx) {
     const { rows } = await ctx.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM sagas WHERE state IN ('running', 'compensating')`,
@@ -68,23 +84,35 @@ export const FULFILMENT_CHAOS: ChaosGroup = {
   async check(ctx) {
     const sagas = (await ctx.db.query<Saga>(`SELECT id, correlation_id, start_event_id, state FROM sagas`)).rows;
     const byOrder = group(sagas, (saga) => saga.correlation_id);
-    const placed = new Map(ctx.expected.map((event) => [event.orderId, event]));
-    const notOnce = ctx.expected
+    const orders = placedOrders(ctx);
+    const placed = new Map(orders.map((event) => [event.orderId, event]));
+    const notOnce = orders
       .filter((event) => byOrder.get(event.orderId)?.filter((saga) => saga.start_event_id === event.id).length !== 1)
       .map((event) => `${event.orderId}: ${byOrder.get(event.orderId)?.length ?? 0} sagas`);
     const stray = sagas.filter((saga) => !placed.has(saga.correlation_id)).map((saga) => saga.correlation_id);
     const unfinished = sagas
-      .filter((saga) => saga.state !== 'completed' && saga.state !== 'compensated')
+      .filter((saga) => !(saga.state in OUTCOMES))
       .map((saga) => `${saga.correlation_id}: ${saga.state}`);
     const completed = new Set(sagas.filter((saga) => saga.state === 'completed').map((saga) => saga.correlation_id));
-    const compensated = sagas.filter((saga) => saga.state === 'compensated').length;
+    const count = (state: string) => sagas.filter((saga) => saga.state === state).length;
+    const cancelledOrders = new Set(
+      ctx.expected.filter((event) => event.type === SHOP_ORDER_CANCELLED_V1).map((event) => event.orderId),
+    );
+    const cancelledUnasked = sagas
+      .filter((saga) => saga.state === 'cancelled' && !cancelledOrders.has(saga.correlation_id))
+      .map((saga) => saga.correlation_id);
     return [
-      noneRow(`fulfilment: one saga per order placed (${ctx.expected.length})`, 'orders without one saga', notOnce),
+      noneRow(`fulfilment: one saga per order placed (${orders.length})`, 'orders without one saga', notOnce),
       noneRow('fulfilment: no saga for anything else', 'stray sagas', stray),
       noneRow(
-        `fulfilment: every saga ended completed (${completed.size}) or compensated (${compensated})`,
+        `fulfilment: every saga ended completed (${completed.size}), compensated (${count('compensated')}) or cancelled (${count('cancelled')})`,
         'sagas failed or unfinished',
         unfinished,
+      ),
+      noneRow(
+        `fulfilment: a saga cancelled only when the shop cancelled its order (${cancelledOrders.size} cancelled)`,
+        'sagas cancelled otherwise',
+        cancelledUnasked,
       ),
       ...(await paymentRows(ctx, completed)),
       ...(await shipmentRows(ctx, completed)),
@@ -95,6 +123,11 @@ export const FULFILMENT_CHAOS: ChaosGroup = {
   },
 };
 
+/** The orders the run placed that fulfilment must have started a saga for (its expected `placed` events). */
+function placedOrders(ctx: CheckContext): AcceptedEvent[] {
+  return ctx.expected.filter((event) => event.type === SHOP_ORDER_PLACED_V1);
+}
+
 /** The payment provider's charges and refunds, per order (the charge's `reference`). */
 async function paymentRows(ctx: CheckContext, completed: Set<string>): Promise<InvariantRow[]> {
   const charges = await list<{ id: string; reference: string }>(ctx.providerUrls[PAYMENTS], '/v1/charges');
@@ -102,7 +135,7 @@ async function paymentRows(ctx: CheckContext, completed: Set<string>): Promise<I
   const refundsOf = group(refunds, (refund) => refund.chargeId);
   const chargesOf = group(charges, (charge) => charge.reference);
   const wrong: string[] = [];
-  for (const event of ctx.expected) {
+  for (const event of placedOrders(ctx)) {
     const orderCharges = chargesOf.get(event.orderId) ?? [];
     const refunded = orderCharges.map((charge) => refundsOf.get(charge.id)?.length ?? 0);
     const ok = completed.has(event.orderId)
@@ -112,7 +145,7 @@ async function paymentRows(ctx: CheckContext, completed: Set<string>): Promise<I
   }
   return [
     noneRow(
-      `payments: provider-side, one charge per completed order, refunded once when compensated (${charges.length} charges, ${refunds.length} refunds)`,
+      `payments: provider-side, one charge per completed order, refunded once when compensated or cancelled (${charges.length} charges, ${refunds.length} refunds)`,
       'orders charged wrongly',
       wrong,
     ),
@@ -129,7 +162,7 @@ async function shipmentRows(ctx: CheckContext, completed: Set<string>): Promise<
   const shipments = await list<{ reference: string; cancelled: boolean }>(ctx.providerUrls[CARRIER], '/v1/shipments');
   const byOrder = group(shipments, (shipment) => shipment.reference);
   const wrong: string[] = [];
-  for (const event of ctx.expected) {
+  for (const event of placedOrders(ctx)) {
     const orderShipments = byOrder.get(event.orderId) ?? [];
     const ok = completed.has(event.orderId)
       ? orderShipments.length === 1 && !orderShipments[0].cancelled
@@ -141,7 +174,7 @@ async function shipmentRows(ctx: CheckContext, completed: Set<string>): Promise<
   }
   return [
     noneRow(
-      `shipping: provider-side, one shipment per completed order, none left for a compensated one (${shipments.length} shipments)`,
+      `shipping: provider-side, one shipment per completed order, none left for a compensated or cancelled one (${shipments.length} shipments)`,
       'orders shipped wrongly',
       wrong,
     ),
@@ -188,19 +221,22 @@ async function stockRows(ctx: CheckContext, sagas: Saga[]): Promise<InvariantRow
   ];
 }
 
-/** One outcome event per saga on the outbox: fulfilled for a completed one, fulfilment-failed for a compensated one. */
+/**
+ * One outcome event per saga on the outbox: fulfilled for a completed one, fulfilment-failed for a compensated one,
+ * fulfilment-cancelled for a cancelled one.
+ */
 async function outcomeRows(ctx: CheckContext, sagas: Saga[]): Promise<InvariantRow[]> {
   const outcomes = (
     await ctx.db.query<{ key: string; type: string; published: boolean }>(
       `SELECT key, headers->>'ce_type' AS type, published_at IS NOT NULL AS published FROM outbox
         WHERE headers->>'ce_type' = ANY($1)`,
-      [[SHOP_ORDER_FULFILLED_V1, SHOP_ORDER_FULFILMENT_FAILED_V1]],
+      [Object.values(OUTCOMES)],
     )
   ).rows;
   const byOrder = group(outcomes, (outcome) => outcome.key);
   const wrong = sagas
     .filter((saga) => {
-      const expected = saga.state === 'completed' ? SHOP_ORDER_FULFILLED_V1 : SHOP_ORDER_FULFILMENT_FAILED_V1;
+      const expected = OUTCOMES[saga.state];
       const events = byOrder.get(saga.correlation_id) ?? [];
       return events.length !== 1 || events[0].type !== expected || !events[0].published;
     })
@@ -225,7 +261,7 @@ async function participantLetters(ctx: CheckContext): Promise<InvariantRow> {
 const ordersOf = new WeakMap<CheckContext, Set<string>>();
 
 function hasOrder(ctx: CheckContext, orderId: string): boolean {
-  if (!ordersOf.has(ctx)) ordersOf.set(ctx, new Set(ctx.expected.map((event) => event.orderId)));
+  if (!ordersOf.has(ctx)) ordersOf.set(ctx, new Set(placedOrders(ctx).map((event) => event.orderId)));
   return ordersOf.get(ctx)!.has(orderId);
 }
 

@@ -1,4 +1,13 @@
-import { retryFailedSaga, SAGA_STATES, SagaFilter, SagaState, SagaSummary, SagaViews } from '@app/saga';
+import {
+  CANCEL_REASON_MAX,
+  cancelRunningSaga,
+  retryFailedSaga,
+  SAGA_STATES,
+  SagaFilter,
+  SagaState,
+  SagaSummary,
+  SagaViews,
+} from '@app/saga';
 import os from 'node:os';
 import { CliContext, UsageError } from '../cli-context';
 import { formatFields, formatTable } from '../output/table';
@@ -10,6 +19,7 @@ export interface SagasOptions {
   key?: string;
   limit?: string;
   as?: string;
+  reason?: string;
 }
 
 const LIST_COLUMNS: Array<keyof SagaSummary> = [
@@ -21,12 +31,13 @@ const LIST_COLUMNS: Array<keyof SagaSummary> = [
   'attempts',
   'failure',
   'lastError',
+  'cancellation',
   'updatedAt',
 ];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `hookrail sagas list|show|retry`. */
+/** `hookrail sagas list|show|retry|cancel`. */
 export async function sagasCommand(
   ctx: CliContext,
   action: string | undefined,
@@ -40,8 +51,12 @@ export async function sagasCommand(
       return show(ctx, oneId(ids, 'show'), options);
     case 'retry':
       return retry(ctx, oneId(ids, 'retry'), options);
+    case 'cancel':
+      return cancel(ctx, oneId(ids, 'cancel'), options);
     default:
-      throw new UsageError(action ? `unknown sagas command "${action}"` : 'sagas needs a command: list, show or retry');
+      throw new UsageError(
+        action ? `unknown sagas command "${action}"` : 'sagas needs a command: list, show, retry or cancel',
+      );
   }
 }
 
@@ -91,8 +106,12 @@ async function show(ctx: CliContext, id: string, options: SagasOptions): Promise
   );
 }
 
+function actorOf(ctx: CliContext, options: SagasOptions): string {
+  return `cli:${options.as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
+}
+
 async function retry(ctx: CliContext, id: string, options: SagasOptions): Promise<void> {
-  const actor = `cli:${options.as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
+  const actor = actorOf(ctx, options);
   const result = await retryFailedSaga(await ctx.database(), id, actor);
   if (result.outcome === 'not-found') throw new UsageError(`no saga with id ${id}`);
   if (result.outcome === 'not-failed')
@@ -103,5 +122,23 @@ async function retry(ctx: CliContext, id: string, options: SagasOptions): Promis
     options.json
       ? JSON.stringify(result, null, 2)
       : `retry of saga ${id} scheduled as ${actor}: the coordinator sends the compensation of ${result.step} again`,
+  );
+}
+
+async function cancel(ctx: CliContext, id: string, options: SagasOptions): Promise<void> {
+  const reason = options.reason?.trim();
+  if (reason !== undefined && (reason.length === 0 || reason.length > CANCEL_REASON_MAX))
+    throw new UsageError(`--reason must be 1 to ${CANCEL_REASON_MAX} characters`);
+  const actor = actorOf(ctx, options);
+  const result = await cancelRunningSaga(await ctx.database(), id, actor, reason);
+  if (result.outcome === 'not-found') throw new UsageError(`no saga with id ${id}`);
+  if (result.outcome === 'not-running')
+    throw new UsageError(
+      `only a running saga can be cancelled; ${result.cancelPending ? 'a cancel is already pending' : `it is ${result.state}`}`,
+    );
+  ctx.out(
+    options.json
+      ? JSON.stringify(result, null, 2)
+      : `cancel of saga ${id} requested as ${actor}: the coordinator undoes what it did, from ${result.step} down, and it ends cancelled`,
   );
 }

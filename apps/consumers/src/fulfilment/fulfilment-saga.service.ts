@@ -16,7 +16,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
-import { ORDER_FULFILMENT, orderFulfilmentSaga } from './order-fulfilment.saga';
+import { FULFILMENT_CANCELLATION_TYPES, ORDER_FULFILMENT, orderFulfilmentSaga } from './order-fulfilment.saga';
 
 /** The moves a consumer transaction queued, in one statement per round (SagasRepository.moveMany). */
 const writeMoves = (manager: EntityManager, moves: SagaRowMove[]) => SagasRepository.moveMany(manager, moves);
@@ -46,8 +46,18 @@ export class FulfilmentSaga {
   ) {
     const { config, dataSource, metrics } = deps;
     const saga = orderFulfilmentSaga({
-      stepTimeoutMs: config.FULFILMENT_STEP_TIMEOUT_MS,
+      timeoutsMs: {
+        reserveStock: config.FULFILMENT_RESERVE_STOCK_TIMEOUT_MS,
+        chargeCard: config.FULFILMENT_CHARGE_CARD_TIMEOUT_MS,
+        createShipment: config.FULFILMENT_CREATE_SHIPMENT_TIMEOUT_MS,
+      },
       stepRetries: config.FULFILMENT_STEP_RETRIES,
+      compensationPolicy: {
+        maxAttempts: config.FULFILMENT_COMPENSATION_ATTEMPTS,
+        baseDelayMs: config.FULFILMENT_COMPENSATION_BACKOFF_MS,
+        maxDelayMs: Math.max(config.FULFILMENT_COMPENSATION_MAX_BACKOFF_MS, config.FULFILMENT_COMPENSATION_BACKOFF_MS),
+        ceilingMs: config.FULFILMENT_COMPENSATION_CEILING_MS,
+      },
       topic: (name) => deps.topic(name),
     });
     this.coordinator = new SagaCoordinator([saga], logger);
@@ -61,16 +71,23 @@ export class FulfilmentSaga {
 
   /**
    * The consumer's transaction as the coordinator's: its manager, moves, history rows and commands queued on it (one
-   * statement each for the whole transaction), and every saga its batch of replies moves locked in one statement.
+   * statement each for the whole transaction), and every saga its batch of replies and cancellations moves locked in
+   * one statement.
    */
   transaction(ctx: ConsumerContext): SagaTransaction {
     const { manager } = ctx;
     let locks = this.locks.get(manager);
     if (!locks) {
       const replyTypes = new Set(this.coordinator.replyTypes);
-      locks = new SagaLocks(manager, () =>
-        ctx.batch.filter((event) => replyTypes.has(event.type)).map((event) => (event as SagaReplyEvent).data.sagaId),
-      );
+      const cancellations = new Set(FULFILMENT_CANCELLATION_TYPES);
+      locks = new SagaLocks(manager, () => ({
+        ids: ctx.batch
+          .filter((event) => replyTypes.has(event.type))
+          .map((event) => (event as SagaReplyEvent).data.sagaId),
+        correlations: ctx.batch
+          .filter((event) => cancellations.has(event.type))
+          .map((event) => ({ type: ORDER_FULFILMENT, correlationId: (event.data as { orderId: string }).orderId })),
+      }));
       this.locks.set(manager, locks);
     }
     const saga = locks;
@@ -79,6 +96,7 @@ export class FulfilmentSaga {
       history: (row) => ctx.write(this.writeHistory, row),
       send: (message) => ctx.write(writeOutboxRows, toOutboxRow(message.topic, message.event)),
       lock: (id) => saga.lock(id),
+      lockCorrelated: (type, correlationId) => saga.lockCorrelated(type, correlationId),
       move: (row, to) => ctx.write(writeMoves, saga.move(row, to)),
     };
   }
@@ -87,7 +105,9 @@ export class FulfilmentSaga {
   log(transition: SagaTransition | undefined, fields: Record<string, unknown>): void {
     if (!transition) return;
     const line = { ...fields, ...transition };
-    if (transition.state === 'failed') this.logger.warn(line, 'saga failed: a compensation did not succeed');
+    if (transition.state === 'failed')
+      this.logger.warn(line, 'saga failed: a compensation did not succeed within its policy; an operator must look');
+    else if (transition.event === 'cancelled') this.logger.info(line, 'saga cancelled');
     else if (transition.event === 'failed' || transition.event === 'timed-out')
       this.logger.info(line, 'saga step failed');
     else this.logger.debug(line, 'saga moved');

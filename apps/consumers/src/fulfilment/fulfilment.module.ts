@@ -1,18 +1,26 @@
 import { TOPICS } from '@app/contracts';
 import { Module } from '@nestjs/common';
 import { ApplyFulfilmentReplyUseCase } from './apply-fulfilment-reply.usecase';
+import { CancelFulfilmentUseCase } from './cancel-fulfilment.usecase';
 import { FulfilmentSaga } from './fulfilment-saga.service';
 import { FulfilmentController } from './fulfilment.controller';
 import { SagaDeadlinesSchedule } from './saga-deadlines.schedule';
 import { StartFulfilmentUseCase } from './start-fulfilment.usecase';
 
 /**
- * The order fulfilment saga's coordinator: consumer group `fulfilment` starts a saga per order placed and moves it
- * on the participants' replies; the deadline job resends or compensates what goes unanswered.
+ * The order fulfilment saga's coordinator: consumer group `fulfilment` starts a saga per order placed, moves it on the
+ * participants' replies and cancels it when the shop cancels the order; the deadline job resends or compensates what
+ * goes unanswered, sends refused compensations again after their backoff, and carries out operators' requests.
  */
 @Module({
   controllers: [FulfilmentController],
-  providers: [FulfilmentSaga, StartFulfilmentUseCase, ApplyFulfilmentReplyUseCase, SagaDeadlinesSchedule],
+  providers: [
+    FulfilmentSaga,
+    StartFulfilmentUseCase,
+    ApplyFulfilmentReplyUseCase,
+    CancelFulfilmentUseCase,
+    SagaDeadlinesSchedule,
+  ],
 })
 export class FulfilmentModule {}
 

@@ -17,18 +17,23 @@ import {
   SHIPPING_SHIPMENT_CANCELLED_V1,
   SHIPPING_SHIPMENT_CREATED_V1,
   SHIPPING_SHIPMENT_CREATION_FAILED_V1,
+  SHOP_ORDER_CANCELLED_V1,
   SHOP_ORDER_FULFILLED_V1,
+  SHOP_ORDER_FULFILMENT_CANCELLED_V1,
   SHOP_ORDER_FULFILMENT_FAILED_V1,
+  ShopOrderCancelledV1,
   StockLineV1,
   TOPICS,
 } from '@app/contracts';
-import { CompiledSaga, defineSaga } from '@app/saga';
+import { CompensationPolicy, CompiledSaga, defineSaga } from '@app/saga';
 
 export const ORDER_FULFILMENT = 'order-fulfilment';
 
 export interface FulfilmentSettings {
-  stepTimeoutMs: number;
+  /** Each step's timeout: how long its command may go unanswered before it is sent again. */
+  timeoutsMs: { reserveStock: number; chargeCard: number; createShipment: number };
   stepRetries: number;
+  compensationPolicy: CompensationPolicy;
   /** A topic as this deployment names it (`KAFKA_NAMESPACE`). */
   topic: (name: string) => string;
 }
@@ -36,18 +41,21 @@ export interface FulfilmentSettings {
 /**
  * The order fulfilment saga, started by `shop.order.placed.v1`: reserve stock → charge the card → create the
  * shipment. A step that fails compensates the ones before it in reverse (refund, then release); a step whose command
- * goes unanswered after its retries is compensated too, since it may have happened.
+ * goes unanswered after its retries is compensated too, since it may have happened. The shop's
+ * `shop.order.cancelled.v1` cancels it while it runs: what it did is undone and it ends `cancelled`. A refused or
+ * unanswered compensation is sent again on the compensation policy before the saga is `failed`.
  */
 export function orderFulfilmentSaga(settings: FulfilmentSettings): CompiledSaga<OrderFieldsV1> {
-  const { stepTimeoutMs: timeoutMs, stepRetries: retries, topic } = settings;
+  const { timeoutsMs, stepRetries: retries, compensationPolicy, topic } = settings;
   return defineSaga<OrderFieldsV1>({
     type: ORDER_FULFILMENT,
     source: `/sagas/${ORDER_FULFILMENT}`,
     replyTopic: topic(TOPICS.fulfilmentReplies),
+    compensationPolicy,
     steps: [
       {
         name: 'reserve-stock',
-        timeoutMs,
+        timeoutMs: timeoutsMs.reserveStock,
         retries,
         action: {
           topic: topic(TOPICS.inventoryCommands),
@@ -65,7 +73,7 @@ export function orderFulfilmentSaga(settings: FulfilmentSettings): CompiledSaga<
       },
       {
         name: 'charge-card',
-        timeoutMs,
+        timeoutMs: timeoutsMs.chargeCard,
         retries,
         action: {
           topic: topic(TOPICS.paymentsCommands),
@@ -89,7 +97,7 @@ export function orderFulfilmentSaga(settings: FulfilmentSettings): CompiledSaga<
       },
       {
         name: 'create-shipment',
-        timeoutMs,
+        timeoutMs: timeoutsMs.createShipment,
         retries,
         action: {
           topic: topic(TOPICS.shippingCommands),
@@ -126,15 +134,39 @@ export function orderFulfilmentSaga(settings: FulfilmentSettings): CompiledSaga<
         failedAt: new Date().toISOString(),
       }),
     },
+    cancelled: {
+      topic: topic(TOPICS.shopOrders),
+      type: SHOP_ORDER_FULFILMENT_CANCELLED_V1,
+      data: ({ data }, reason) => ({
+        ...orderFields(data),
+        reason: reason ?? 'the order was cancelled',
+        cancelledAt: new Date().toISOString(),
+      }),
+    },
+    cancelledBy: [
+      {
+        type: SHOP_ORDER_CANCELLED_V1,
+        correlationId: (order: ShopOrderCancelledV1) => order.orderId,
+        reason: (order: ShopOrderCancelledV1) =>
+          `the shop cancelled the order${order.reason ? `: ${order.reason}` : ''}`,
+      },
+    ],
   });
 }
 
-/** The reply types the coordinator listens to (they do not depend on the settings). */
-export const FULFILMENT_REPLY_TYPES: readonly string[] = orderFulfilmentSaga({
-  stepTimeoutMs: 1,
+/** The saga as far as its message types go (they do not depend on the settings). */
+const SHAPE = orderFulfilmentSaga({
+  timeoutsMs: { reserveStock: 1, chargeCard: 1, createShipment: 1 },
   stepRetries: 0,
+  compensationPolicy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, ceilingMs: 0 },
   topic: (name) => name,
-}).replyTypes;
+});
+
+/** The reply types the coordinator listens to. */
+export const FULFILMENT_REPLY_TYPES: readonly string[] = SHAPE.replyTypes;
+
+/** The outside events that cancel a running fulfilment saga. */
+export const FULFILMENT_CANCELLATION_TYPES: readonly string[] = (SHAPE.cancelledBy ?? []).map((c) => c.type);
 
 /** The order's line items as stock lines, one per SKU (quantities of repeated SKUs added up), sorted by SKU. */
 export function stockLines(order: OrderFieldsV1): StockLineV1[] {

@@ -4,6 +4,7 @@ import { WakeRelaysAfterCommit } from '../wake-relays-after-commit';
 import { InventoryController } from './inventory.controller';
 import { ReleaseStockUseCase } from './release-stock.usecase';
 import { ReserveStockUseCase } from './reserve-stock.usecase';
+import { StockLocks } from './stock-locks';
 
 /**
  * The inventory participant: consumer group `inventory` reserves and releases stock in its own `stock` table, one
@@ -11,7 +12,7 @@ import { ReserveStockUseCase } from './reserve-stock.usecase';
  */
 @Module({
   controllers: [InventoryController],
-  providers: [WakeRelaysAfterCommit, ReserveStockUseCase, ReleaseStockUseCase],
+  providers: [WakeRelaysAfterCommit, StockLocks, ReserveStockUseCase, ReleaseStockUseCase],
 })
 export class InventoryModule {}
 

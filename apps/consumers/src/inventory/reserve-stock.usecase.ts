@@ -6,30 +6,31 @@ import {
   InventoryReserveStockV1,
   StockLineV1,
 } from '@app/contracts';
-import { queueSagaReply } from '@app/saga';
+import { dropExpiredAction, queueSagaReply } from '@app/saga';
 import { Injectable } from '@nestjs/common';
-import { ConsumerServiceDeps } from '../consumer-service.deps';
+import { StockLocks } from './stock-locks';
 import { StockRepository } from './stock.repository';
 
 export const INVENTORY_SOURCE = '/participants/inventory';
 
 /**
  * Reserves an order's lines, all or none, once per saga; the reservation, the stock change and the reply commit in
- * the consumer's transaction. Not enough stock is a failure reply (`stock-reservation-failed`), not an error. A
- * command for a saga that has a reservation already (or a release that came first) is answered from it.
+ * the consumer's transaction, whose stock rows are locked first, in SKU order (StockLocks). Not enough stock is a
+ * failure reply (`stock-reservation-failed`), not an error. A command for a saga that has a reservation already (or a
+ * release that came first) is answered from it; one past its deadline is dropped unapplied.
  */
 @Injectable()
 export class ReserveStockUseCase {
-  constructor(private readonly deps: ConsumerServiceDeps) {}
+  constructor(private readonly locks: StockLocks) {}
 
   async execute(command: CloudEvent<InventoryReserveStockV1>, ctx: ConsumerContext): Promise<void> {
+    if (dropExpiredAction(command, ctx)) return;
     const { sagaId, orderId } = command.data;
     const { manager } = ctx;
     const reply = (type: string, data: Record<string, unknown> = {}) =>
       queueSagaReply(ctx, command, type, INVENTORY_SOURCE, { orderId, ...data });
     const lines = bySku(command.data.lines);
-    if (this.deps.config.INVENTORY_INITIAL_STOCK > 0)
-      await StockRepository.addMissingSkus(manager, lines, this.deps.config.INVENTORY_INITIAL_STOCK);
+    await this.locks.lock(ctx);
     const { claimed, taken } = await StockRepository.reserve(manager, { sagaId, orderId, lines });
     if (!claimed) {
       const existing = await StockRepository.findReservation(manager, sagaId);

@@ -9,7 +9,8 @@ const quantities = (lines: StockLineV1[]) => lines.map((line) => line.quantity);
 /**
  * The inventory participant's statements, all in the consumer's transaction (the one holding the command's dedupe
  * row): a reservation, its stock change and the reply commit together. A hot SKU's row stays locked until that
- * transaction commits, so the happy path is two statements: claim the reservation and take the units, then reply.
+ * transaction commits; the transaction locks every row its commands touch first, in SKU order (`lockInOrder`), so
+ * each command then takes its units without waiting.
  */
 export const StockRepository = {
   /**
@@ -53,13 +54,42 @@ export const StockRepository = {
     return rows[0];
   },
 
-  /** SKUs without a row start with `units` (INVENTORY_INITIAL_STOCK). */
-  async addMissingSkus(manager: EntityManager, lines: StockLineV1[], units: number): Promise<void> {
+  /**
+   * SKUs without a row start with `units` (INVENTORY_INITIAL_STOCK), inserted in SKU order like `lockInOrder` locks
+   * them, so that two transactions adding the same new SKUs wait for each other rather than deadlock.
+   */
+  async addMissingSkus(manager: EntityManager, skus: string[], units: number): Promise<void> {
     await preparedQuery(
       manager,
-      `INSERT INTO stock (sku, available) SELECT unnest($1::varchar[]), $2 ON CONFLICT (sku) DO NOTHING`,
-      [skus(lines), units],
+      `INSERT INTO stock (sku, available)
+       SELECT sku, $2 FROM unnest($1::varchar[]) AS sku ORDER BY sku COLLATE "C"
+       ON CONFLICT (sku) DO NOTHING`,
+      [skus, units],
     );
+  },
+
+  /**
+   * Locks these SKUs' rows until the transaction ends, in SKU order (the lock is taken row by row in the sorted
+   * output), so that transactions locking overlapping sets cannot deadlock.
+   */
+  async lockInOrder(manager: EntityManager, skus: string[]): Promise<void> {
+    await preparedQuery(
+      manager,
+      `SELECT sku FROM stock WHERE sku = ANY($1::varchar[]) ORDER BY sku COLLATE "C" FOR UPDATE`,
+      [skus],
+    );
+  },
+
+  /** The SKUs these sagas' reservations hold (`reserved`): what releasing them puts back. */
+  async reservedSkus(manager: EntityManager, sagaIds: string[]): Promise<string[]> {
+    const rows = await preparedQuery<{ sku: string }>(
+      manager,
+      `SELECT DISTINCT line->>'sku' AS sku
+         FROM stock_reservations, jsonb_array_elements(lines) AS line
+        WHERE saga_id = ANY($1::uuid[]) AND status = 'reserved'`,
+      [sagaIds],
+    );
+    return rows.map((row) => row.sku);
   },
 
   /** Puts the lines' units back. */

@@ -6,7 +6,7 @@ import {
   PaymentsChargeCardV1,
 } from '@app/contracts';
 import { LOGGER } from '@app/logger';
-import { queueSagaReply } from '@app/saga';
+import { dropExpiredAction, queueSagaReply } from '@app/saga';
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
@@ -23,7 +23,9 @@ export const PAYMENTS_SOURCE = '/participants/payments';
  * 2. call the provider with the step's `Idempotency-Key` — the irreversible step, last;
  * 3. `charged` and the reply in the consumer's transaction (with its dedupe row; `declined` commits on its own).
  * Killed between 2 and 3, the redelivered command calls again with the same key and the provider answers with the
- * charge it made. A payment already charged, declined or refunded is answered from the row, without a call.
+ * charge it made. A payment already charged, declined or refunded is answered from the row, without a call. A
+ * command past its deadline (the saga sent it again, or compensates it) is dropped unapplied at any attempt, so that
+ * a charge that keeps failing does not hold up the refund behind it on the order's key.
  */
 @Injectable()
 export class ChargeCardUseCase {
@@ -49,6 +51,7 @@ export class ChargeCardUseCase {
   }
 
   async execute(command: CloudEvent<PaymentsChargeCardV1>, ctx: ConsumerContext): Promise<void> {
+    if (dropExpiredAction(command, ctx)) return;
     const { sagaId, orderId, amount, currency, customerId, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
       queueSagaReply(ctx, command, type, PAYMENTS_SOURCE, { orderId, ...data });

@@ -31,7 +31,7 @@ describe('history retention', () => {
                           updated_at, ended_at)
        VALUES (gen_random_uuid(), 'order-fulfilment', $1, $1, $2::varchar, 0, 'reserve-stock', 0, 1, '{}',
                now() - make_interval(days => $3),
-               CASE WHEN $2::varchar IN ('completed', 'compensated') THEN now() - make_interval(days => $3) END)
+               CASE WHEN $2::varchar IN ('completed', 'compensated', 'cancelled') THEN now() - make_interval(days => $3) END)
        RETURNING id`,
       [orderId, state, ageDays],
     );
@@ -58,6 +58,7 @@ describe('history retention', () => {
     await task('recent-done', 'done', 1);
     for (const n of [1, 2]) await saga(`old-completed-${n}`, 'completed', 40);
     await saga('old-compensated', 'compensated', 40);
+    await saga('old-cancelled', 'cancelled', 40);
     for (const state of ['running', 'compensating', 'failed']) await saga(`old-${state}`, state, 40);
     await saga('recent-completed', 'completed', 1);
 
@@ -84,7 +85,7 @@ describe('history retention', () => {
 
     await replay.client.query(`UPDATE agent_tasks SET state = 'pending' WHERE event_id = 'old-dead-replayed'`);
     await replay.commit();
-    expect(await first).toEqual({ ran: true, affected: 10, deleted: { notifications: 3, agent_tasks: 4, sagas: 3 } });
+    expect(await first).toEqual({ ran: true, affected: 11, deleted: { notifications: 3, agent_tasks: 4, sagas: 4 } });
 
     expect(await eventIds('notifications')).toEqual(['old-sending', 'recent-sent']);
     expect(await eventIds('agent_tasks')).toEqual([
@@ -106,6 +107,6 @@ describe('history retention', () => {
     );
     expect(await db.dataSource.query(`SELECT count(*)::int AS n FROM saga_steps`)).toEqual([{ n: 4 }]);
     const heartbeat = await new JobHeartbeatRepository(managerRows(db.dataSource.manager)).find(HISTORY_RETENTION_JOB);
-    expect(heartbeat).toMatchObject({ lastAffected: '10', lastError: null });
+    expect(heartbeat).toMatchObject({ lastAffected: '11', lastError: null });
   });
 });

@@ -21,10 +21,10 @@ export interface HistoryPruned {
 
 /**
  * Deletes the consumer services' finished rows past the retention window, batch by batch, as the job
- * `history-retention`: notifications `sent`, agent tasks `done` or `dead` (and on `agent.dlt`), sagas `completed` or
- * `compensated` with their history. Rows still in flight (`sending`, `pending`, `claimed`, `failed`, a saga running,
- * compensating or failed) are never deleted. One run at a time across all processes (advisory
- * lock), a heartbeat per run.
+ * `history-retention`: notifications `sent`, agent tasks `done` or `dead` (and on `agent.dlt`), sagas `completed`,
+ * `compensated` or `cancelled` with their history. Rows still in flight (`sending`, `pending`, `claimed`, `failed`, a
+ * saga running, compensating or failed) are never deleted. One run at a time across all processes (advisory lock), a
+ * heartbeat per run.
  */
 export function pruneHistory(
   dataSource: DataSource,

@@ -6,7 +6,7 @@ import {
   ShippingCreateShipmentV1,
 } from '@app/contracts';
 import { LOGGER } from '@app/logger';
-import { queueSagaReply } from '@app/saga';
+import { dropExpiredAction, queueSagaReply } from '@app/saga';
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
@@ -24,7 +24,8 @@ export const SHIPPING_SOURCE = '/participants/shipping';
 /**
  * Creates one shipment per saga: the intent (`creating`) commits first, the carrier is called with the step's
  * `Idempotency-Key`, then `created` (or `rejected`: a permanent refusal is a failure reply, not a dead letter) and the
- * reply in the consumer's transaction. A carrier that is down is retried by the runtime with the same key.
+ * reply in the consumer's transaction. A carrier that is down is retried by the runtime with the same key, until the
+ * command's deadline: past it the command is dropped unapplied, so that the cancellation behind it is not held up.
  */
 @Injectable()
 export class CreateShipmentUseCase {
@@ -39,6 +40,7 @@ export class CreateShipmentUseCase {
   }
 
   async execute(command: CloudEvent<ShippingCreateShipmentV1>, ctx: ConsumerContext): Promise<void> {
+    if (dropExpiredAction(command, ctx)) return;
     const { sagaId, orderId, recipient, lines, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
       queueSagaReply(ctx, command, type, SHIPPING_SOURCE, { orderId, ...data });

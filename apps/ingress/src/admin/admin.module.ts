@@ -22,6 +22,7 @@ import { ListDeadLettersUseCase } from './usecases/list-dead-letters.usecase';
 import { ListJobsUseCase } from './usecases/list-jobs.usecase';
 import { ListSagasUseCase } from './usecases/list-sagas.usecase';
 import { RetrySagaUseCase } from './usecases/retry-saga.usecase';
+import { CancelSagaUseCase } from './usecases/cancel-saga.usecase';
 import { ParkedKeysUseCase } from './usecases/parked-keys.usecase';
 import { ShowDeadLetterUseCase } from './usecases/show-dead-letter.usecase';
 import { ShowSagaUseCase } from './usecases/show-saga.usecase';
@@ -83,6 +84,7 @@ export class AdminModule {
         ListSagasUseCase,
         ShowSagaUseCase,
         RetrySagaUseCase,
+        CancelSagaUseCase,
         ParkedKeysUseCase,
       ],
       exports: [ConsumerLagProbe],

@@ -7,7 +7,7 @@ export interface SagaTransitionView {
   /** The step the transition is about, and whether its action or its compensation. */
   step: string;
   phase: string;
-  /** started, succeeded, failed, timed-out, retried, retry-requested. */
+  /** started, succeeded, failed, timed-out, retried, cancelled; an operator's retry-requested, cancel-requested. */
   event: string;
   /** The saga's state after it. */
   state: string;

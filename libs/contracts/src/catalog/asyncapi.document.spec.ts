@@ -74,6 +74,7 @@ describe('the AsyncAPI 3.0 document', () => {
     expect(Object.keys(channels['shop.orders'].messages as object)).toEqual([
       'shop.order.cancelled.v1',
       'shop.order.fulfilled.v1',
+      'shop.order.fulfilment-cancelled.v1',
       'shop.order.fulfilment-failed.v1',
       'shop.order.paid.v1',
       'shop.order.placed.v1',

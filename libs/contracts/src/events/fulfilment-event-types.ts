@@ -68,6 +68,10 @@ import {
   SHOP_ORDER_FULFILMENT_FAILED_V1,
   ShopOrderFulfilmentFailedV1,
 } from './shop-order-fulfilment-failed-v1/shop-order-fulfilment-failed-v1.event';
+import {
+  SHOP_ORDER_FULFILMENT_CANCELLED_V1,
+  ShopOrderFulfilmentCancelledV1,
+} from './shop-order-fulfilment-cancelled-v1/shop-order-fulfilment-cancelled-v1.event';
 
 /**
  * The order fulfilment saga's messages: commands (imperative), replies (past tense) and the order's outcomes. Part of
@@ -93,4 +97,5 @@ export const FULFILMENT_EVENT_TYPES: Readonly<Record<string, new () => object>> 
   [SHIPPING_SHIPMENT_CANCELLATION_FAILED_V1]: ShippingShipmentCancellationFailedV1,
   [SHOP_ORDER_FULFILLED_V1]: ShopOrderFulfilledV1,
   [SHOP_ORDER_FULFILMENT_FAILED_V1]: ShopOrderFulfilmentFailedV1,
+  [SHOP_ORDER_FULFILMENT_CANCELLED_V1]: ShopOrderFulfilmentCancelledV1,
 };

@@ -19,9 +19,9 @@ export class SagaStepEntity {
   @Column('varchar', { length: 16 })
   phase: SagaPhase | 'operator';
 
-  /** started, succeeded, failed, timed-out, retried, retry-requested. */
+  /** started, succeeded, failed, timed-out, retried, cancelled; an operator's retry-requested, cancel-requested. */
   @Column('varchar', { length: 32 })
-  event: SagaEventName | 'retry-requested';
+  event: SagaEventName | 'retry-requested' | 'cancel-requested';
 
   /** The saga's state after the transition. */
   @Column('varchar', { length: 16 })
@@ -41,7 +41,7 @@ export class SagaStepEntity {
   @Column('varchar', { name: 'sent_id', length: 300, nullable: true })
   sentId: string | null;
 
-  /** A failure reason, a timeout, who asked for a retry. */
+  /** A failure reason, a timeout, a backoff, who asked for a retry or a cancel and why. */
   @Column('text', { nullable: true })
   detail: string | null;
 

@@ -65,13 +65,32 @@ export class SagaEntity {
   @Column('text', { name: 'last_error', nullable: true })
   lastError: string | null;
 
+  /** Refusals of the current compensation: its policy's attempt budget spent (0 for a new command). */
+  @Column('integer', { default: 0 })
+  refusals: number;
+
+  /** When the current compensation first failed, refused or unanswered: its policy's ceiling counts from here. */
+  @Column('timestamptz', { name: 'failing_since', nullable: true })
+  failingSince: Date | null;
+
+  /** The deadline is when a refused compensation is sent again, not when a reply is due. */
+  @Column('boolean', { name: 'backing_off', default: false })
+  backingOff: boolean;
+
+  /**
+   * Who or what cancelled it: an outside event (the shop) or an operator. While the saga runs, an operator's request
+   * the coordinator has not carried out yet; afterwards, it ends `cancelled` rather than `compensated`.
+   */
+  @Column('text', { nullable: true })
+  cancellation: string | null;
+
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' })
   createdAt: Date;
 
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' })
   updatedAt: Date;
 
-  /** When it became `completed` or `compensated`. */
+  /** When it became `completed`, `compensated` or `cancelled`. */
   @Column('timestamptz', { name: 'ended_at', nullable: true })
   endedAt: Date | null;
 }

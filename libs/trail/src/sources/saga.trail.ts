@@ -62,7 +62,9 @@ export const sagaTrail: TrailSource = {
 function levelOf(row: SagaStepRow): TrailLevel {
   if (row.state === 'failed') return row.event === 'retry-requested' ? 'info' : 'error';
   if (row.state === 'completed') return 'ok';
-  if (row.event === 'failed' || row.event === 'timed-out' || row.state === 'compensated') return 'warn';
+  if (row.event === 'cancel-requested') return 'info';
+  if (['failed', 'timed-out', 'cancelled'].includes(row.event) || ['compensated', 'cancelled'].includes(row.state))
+    return 'warn';
   return row.event === 'succeeded' ? 'ok' : 'info';
 }
 
@@ -70,6 +72,8 @@ function levelOf(row: SagaStepRow): TrailLevel {
 function summaryOf(row: SagaStepRow): string {
   if (row.event === 'retry-requested')
     return `${row.type} saga: retry of ${row.step} ${row.detail ?? 'requested'}; its compensation is sent again`;
+  if (row.event === 'cancel-requested')
+    return `${row.type} saga: ${row.detail ?? 'cancel requested'} at ${row.step}; what it did is undone`;
   const cause = row.cause_type ? ` on ${row.cause_type}` : '';
   const why = row.detail ? ` (${row.detail})` : '';
   const sent = row.sent_type ? `; sent ${row.sent_type}` : '';

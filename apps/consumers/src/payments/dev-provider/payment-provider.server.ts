@@ -16,6 +16,8 @@ export interface PaymentProviderBehaviour extends DevBehaviour {
   declineNext: number;
   /** Share of charges (0–1) declined. */
   declineRate: number;
+  /** The next N charges fail with `failStatus` and do nothing, refunds unaffected: a charge path that is down. */
+  failNextCharges: number;
 }
 
 export interface Charge {
@@ -59,8 +61,9 @@ export interface PaymentProviderStats {
  * A small payment provider for development and tests, over real HTTP. `POST /v1/charges` charges once per
  * `Idempotency-Key` and answers a repeated key with the first response; `POST /v1/refunds` refunds the charge made
  * with `chargeKey` (the charge's own idempotency key, which the caller knows even when a crash lost the charge's
- * answer), once, and answers `nothing_to_refund` when no such charge exists. Charges can be declined on demand, and
- * every call can be made to fail, time out or slow down (`POST /_dev/behaviour`); `GET /_dev/stats` counts.
+ * answer), once, and answers `nothing_to_refund` when no such charge exists. Charges can be declined or made to fail
+ * on demand, and every call can be made to fail, time out or slow down (`POST /_dev/behaviour`); `GET /_dev/stats`
+ * counts.
  */
 export class DevPaymentProvider extends DevProviderServer<PaymentProviderBehaviour> {
   readonly charges: Charge[] = [];
@@ -74,7 +77,7 @@ export class DevPaymentProvider extends DevProviderServer<PaymentProviderBehavio
   };
 
   private constructor(apiKey?: string) {
-    super(apiKey, { declineNext: 0, declineRate: 0 });
+    super(apiKey, { declineNext: 0, declineRate: 0, failNextCharges: 0 });
   }
 
   static start(options: DevProviderOptions<PaymentProviderBehaviour> = {}): Promise<DevPaymentProvider> {
@@ -112,6 +115,11 @@ export class DevPaymentProvider extends DevProviderServer<PaymentProviderBehavio
         body: { error: 'invalid_charge', message: 'amount (integer ≥ 0) and currency are required' },
       };
     const behaviour = this.behaviour;
+    if (behaviour.failNextCharges > 0) {
+      behaviour.failNextCharges--;
+      this.counts.failed++;
+      return { status: behaviour.failStatus, body: { error: 'provider_failure', message: 'charges are failing' } };
+    }
     if (behaviour.declineNext > 0 || Math.random() < behaviour.declineRate) {
       if (behaviour.declineNext > 0) behaviour.declineNext--;
       this.counts.declined++;

@@ -55,7 +55,7 @@ export const CONSOLE_STYLES = `
   td.url { word-break: break-all; min-width: 14rem; }
   td.bad { color: #b42318; }
   .state-failed, .state-disabled { color: #b42318; } .state-compensating, .state-pending, .state-sending { color: #b54708; }
-  .state-completed, .state-delivered, .state-enabled { color: #067647; } .state-compensated { color: #57606a; }
+  .state-completed, .state-delivered, .state-enabled { color: #067647; } .state-compensated, .state-cancelled { color: #57606a; }
   section.secret { border-color: #b54708; background: #fffaeb; }
   section.secret code { font-size: 1rem; word-break: break-all; user-select: all; }
   details > summary { cursor: pointer; color: #0969da; margin: .6rem 0 .4rem; }

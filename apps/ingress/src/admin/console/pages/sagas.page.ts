@@ -3,7 +3,8 @@ import { ConsolePage } from '../console-parts';
 /**
  * Sagas: how many are in each state, the list (failed first, they wait for a human) filtered by state, type or order,
  * and `#/sagas/<id>`: one saga with its data, its steps' results and every transition; a failed one can be retried
- * after a confirmation (the coordinator sends its compensation again, same idempotency key).
+ * after a confirmation (the coordinator sends its compensation again, same idempotency key), a running one cancelled
+ * (with an optional reason; what it did is undone and it ends cancelled).
  */
 export const sagasPage: ConsolePage = {
   id: 'sagas',
@@ -18,7 +19,8 @@ export const sagasPage: ConsolePage = {
   <form id="saga-filter" class="filters">
     <label>State <select id="saga-state">
       <option value="">any</option><option value="failed">failed</option><option value="compensating">compensating</option>
-      <option value="running">running</option><option value="compensated">compensated</option><option value="completed">completed</option>
+      <option value="running">running</option><option value="compensated">compensated</option><option value="cancelled">cancelled</option>
+      <option value="completed">completed</option>
     </select></label>
     <label>Type <input id="saga-type" size="18" maxlength="100" placeholder="order-fulfilment"></label>
     <label>Order <input id="saga-correlation" size="18" maxlength="300" placeholder="correlation id"></label>
@@ -38,9 +40,11 @@ export const sagasPage: ConsolePage = {
   const h = hookrail;
   const view = { state: '', type: '', correlationId: '', shown: '', scroll: false };
   const retryPending = (saga) => saga.state === 'failed' && saga.deadline;
+  const cancelPending = (saga) => saga.state === 'running' && saga.cancellation;
 
   function stateOf(saga) {
-    return h.el('span', { class: 'state-' + saga.state }, saga.state, retryPending(saga) ? ' (retry pending)' : '');
+    const pending = retryPending(saga) ? ' (retry pending)' : cancelPending(saga) ? ' (cancel pending)' : '';
+    return h.el('span', { class: 'state-' + saga.state }, saga.state, pending);
   }
 
   function actions(saga, inDetail) {
@@ -49,7 +53,27 @@ export const sagasPage: ConsolePage = {
     cell.append(' ', h.el('a', { href: '#/events/' + encodeURIComponent(saga.startEventId), 'data-action': 'trail' }, 'trail'));
     if (saga.state === 'failed' && !saga.deadline)
       cell.append(' ', h.el('button', { 'data-action': 'retry', onclick: () => retry(saga) }, 'Retry'));
+    if (saga.state === 'running' && !saga.cancellation) {
+      if (inDetail) cell.append(' ', h.el('input', { id: 'saga-cancel-reason', size: '28', maxlength: '500', placeholder: 'reason (optional)' }));
+      cell.append(' ', h.el('button', { 'data-action': 'cancel', onclick: () => cancel(saga) }, 'Cancel saga'));
+    }
     return cell;
+  }
+
+  async function cancel(saga) {
+    const input = h.$('saga-cancel-reason');
+    const reason = input && input.value.trim();
+    const text = 'Cancel saga ' + saga.id + ' (' + saga.type + ', order ' + saga.correlationId + ')? The coordinator undoes what it '
+      + 'did, from step ' + saga.step + ' down (refund, release…), and it ends cancelled. This cannot be taken back.';
+    if (!(await h.confirmAction(text))) return;
+    try {
+      const result = await h.api('/admin/sagas/' + saga.id + '/cancel', { method: 'POST', body: JSON.stringify(reason ? { reason } : {}) });
+      h.flash('Cancel of saga ' + saga.id + ' requested: undone from step ' + result.step + ' down');
+    } catch (error) {
+      h.flash('cancel failed: ' + error.message, true);
+    }
+    view.shown = '';
+    await h.refresh();
   }
 
   async function retry(saga) {
@@ -76,7 +100,8 @@ export const sagasPage: ConsolePage = {
     h.$('saga-detail-fields').replaceChildren(h.table([{ title: 'field', key: 'name' }, { title: 'value', key: 'value' }], [
       ['type', saga.type], ['order (correlation id)', saga.correlationId], ['state', stateOf(saga)], ['step', saga.step],
       ['attempts of the current command', saga.attempts], ['deadline', saga.deadline ? h.time(saga.deadline) + ' (' + h.ago(saga.deadline) + ')' : 'none'],
-      ['failure', saga.failure || ''], ['last error', saga.lastError || ''], ['started by event', saga.startEventId],
+      ['failure', saga.failure || ''], ['last error', saga.lastError || ''], ['refusals of the current compensation', saga.refusals],
+      ['cancelled by', saga.cancellation || ''], ['started by event', saga.startEventId],
       ['created', h.time(saga.createdAt)], ['updated', h.time(saga.updatedAt)], ['ended', saga.endedAt ? h.time(saga.endedAt) : ''],
     ].map(([name, value]) => ({ name, value }))));
     h.$('saga-detail-actions').replaceChildren(actions(saga, true));
@@ -99,7 +124,7 @@ export const sagasPage: ConsolePage = {
     if (view.correlationId) query.set('correlationId', view.correlationId);
     const { items, total, byState } = await h.api('/admin/sagas?' + query);
     const count = (state) => (byState.find((row) => row.state === state) || { count: 0 }).count;
-    h.$('saga-states').replaceChildren(...['failed', 'compensating', 'running', 'compensated', 'completed'].map((state) =>
+    h.$('saga-states').replaceChildren(...['failed', 'compensating', 'running', 'compensated', 'cancelled', 'completed'].map((state) =>
       h.el('button', { class: 'card' + (state === 'failed' && count(state) ? ' bad' : '') + (view.state === state ? ' selected' : ''), 'data-state': state,
         onclick: () => { view.state = view.state === state ? '' : state; h.$('saga-state').value = view.state; h.refresh(); } },
         h.el('b', {}, String(count(state))), state)));
