@@ -29,6 +29,24 @@ describe('the three apps as processes', () => {
     },
   );
 
+  it('ingress exits 1 with one line naming every problem of its environment and of its sources file', async () => {
+    const badSources = path.join(os.tmpdir(), `hookrail-boot-bad-sources-${process.pid}.json`);
+    writeFileSync(badSources, JSON.stringify([{ name: 'shop', scheme: 'carrier-pigeon', secrets: [], topic: 'x' }]));
+    const child = AppProcess.start('ingress', cleanEnv({ HOOKRAIL_SOURCES: badSources, PORT: 'eighty' }));
+    const { code } = await child.exited;
+    expect(code).toBe(1);
+    const lines = child.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^ingress: configuration error \(\d+ problems\): /);
+    for (const problem of [
+      'DATABASE_URL is required',
+      'ADMIN_TOKEN is required',
+      'PORT is invalid',
+      'source #1 (shop)',
+    ])
+      expect(lines[0]).toContain(problem);
+  });
+
   it.each(['ingress', 'relay', 'consumers'] as const)('%s exits 1 naming a malformed DATABASE_URL', async (app) => {
     const child = AppProcess.start(
       app,

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { bootstrap, closeOnSignals, loadConfig } from '@app/config';
+import { bootstrap, closeOnSignals } from '@app/config';
 import { checkDatabase, describeDatabase } from '@app/db';
 import { LOGGER, Logger } from '@app/logger';
-import { IngressEnv } from './config/ingress.env';
+import { loadIngressConfig } from './config/load-ingress-config';
 import { createIngressApp } from './ingress.app';
 
 bootstrap('ingress', async () => {
-  const config = loadConfig(IngressEnv);
+  const config = loadIngressConfig();
   const app = await createIngressApp(config);
   await app.listen(config.PORT, '0.0.0.0');
   const logger = app.get<Logger>(LOGGER);

@@ -33,4 +33,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig(BaseEnv, { ...valid, KAFKA_BROKERS: 'nohost' })).toThrow(/KAFKA_BROKERS is invalid/);
     expect(() => loadConfig(BaseEnv, { ...valid, LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL is invalid: must be one of/);
   });
+
+  it('names every problem in one message, so that one start tells all of it', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig(BaseEnv, { KAFKA_BROKERS: 'nohost', LOG_LEVEL: 'loud' });
+    } catch (thrown) {
+      error = thrown as ConfigError;
+    }
+    expect(error?.problems).toEqual([
+      'DATABASE_URL is required but not set',
+      expect.stringMatching(/^KAFKA_BROKERS is invalid/),
+      expect.stringMatching(/^LOG_LEVEL is invalid: must be one of/),
+    ]);
+    expect(error?.message).toMatch(
+      /^configuration error \(3 problems\): DATABASE_URL is required but not set; KAFKA_BROKERS is invalid: .*; LOG_LEVEL is invalid: /,
+    );
+  });
 });

@@ -5,20 +5,32 @@ import { ConfigError } from './config-error';
 type EnvClass<T> = new () => T;
 
 /**
- * Builds the typed configuration of an app from the environment, once, at boot.
- * The first invalid variable becomes a ConfigError that names it (never its value: it may hold a secret).
+ * Builds the typed configuration of an app from the environment, once, at boot. Every invalid variable is named in
+ * one ConfigError (never its value: it may hold a secret), so that one start tells everything that is wrong.
  */
 export function loadConfig<T extends object>(envClass: EnvClass<T>, env: NodeJS.ProcessEnv = process.env): T {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const config = plainToInstance(envClass, present, { exposeDefaultValues: true });
   const errors = validateSync(config, { forbidUnknownValues: false });
-  if (errors.length > 0) throw new ConfigError(describe(errors[0], env));
+  if (errors.length > 0) {
+    const problems = errors.map((error) => describe(error, env));
+    throw new ConfigError(configErrorMessage(problems), problems);
+  }
   return config;
+}
+
+/**
+ * The one line of a configuration error with these problems: `configuration error: <problem>` for one, and for several
+ * `configuration error (N problems): <problem>; <problem>; …`.
+ */
+export function configErrorMessage(problems: readonly string[]): string {
+  if (problems.length === 1) return `configuration error: ${problems[0]}`;
+  return `configuration error (${problems.length} problems): ${problems.join('; ')}`;
 }
 
 function describe(error: ValidationError, env: NodeJS.ProcessEnv): string {
   const name = error.property;
-  if (env[name] === undefined || env[name] === '') return `configuration error: ${name} is required but not set`;
-  const reasons = Object.values(error.constraints ?? {}).join('; ');
-  return `configuration error: ${name} is invalid: ${reasons}`;
+  if (env[name] === undefined || env[name] === '') return `${name} is required but not set`;
+  const reasons = Object.values(error.constraints ?? {}).join(', ');
+  return `${name} is invalid: ${reasons}`;
 }

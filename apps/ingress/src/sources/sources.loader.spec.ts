@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ConfigError } from '@app/config';
 import { loadSources } from './sources.loader';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-sources-'));
@@ -68,5 +69,28 @@ describe('loadSources', () => {
     }
     expect(message).not.toContain('super-secret-value');
     expect(message).toContain('scheme must be one of');
+  });
+
+  it('reports every mistake of the file at once, each with its source and field', () => {
+    const mistakes = [
+      { ...shop, scheme: 'carrier-pigeon' },
+      { ...shop, name: 'other', topic: '' },
+      { ...shop, name: 'other' },
+      { ...shop, name: 'third', secrets: ['env:NOT_SET'] },
+    ];
+    let problems: string[] = [];
+    try {
+      loadSources(file(mistakes), { SHOP_SECRET: 'whsec_c2VjcmV0' });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual([
+      expect.stringMatching(/source #1 \(shop\): .*scheme/),
+      expect.stringMatching(/source #2 \(other\): .*topic/),
+      expect.stringMatching(/source #3 \(other\): duplicate source name/),
+      expect.stringMatching(
+        /source #4 \(third\): secrets\[0\] refers to environment variable NOT_SET, which is not set/,
+      ),
+    ]);
   });
 });

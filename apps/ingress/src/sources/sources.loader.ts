@@ -1,4 +1,4 @@
-import { ConfigError } from '@app/config';
+import { ConfigError, configErrorMessage } from '@app/config';
 import { flattenErrors } from '@app/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -7,65 +7,74 @@ import { SourceConfig } from './source.config';
 import { DEFAULT_TOLERANCE_SECONDS, Source } from './source';
 
 /**
- * Reads and validates the sources file. Any problem is a ConfigError whose one line names the file, the source and
- * the field, never a secret's value.
+ * Reads and validates the sources file. Its problems, all of them, are one ConfigError whose line names the file, each
+ * source and field, never a secret's value.
  */
 export function loadSources(path: string, env: NodeJS.ProcessEnv = process.env): Source[] {
+  const fail = (problem: string) => new ConfigError(configErrorMessage([problem]), [problem]);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(
-      `configuration error: HOOKRAIL_SOURCES file ${path} cannot be read (${(error as NodeJS.ErrnoException).code})`,
-    );
+    throw fail(`HOOKRAIL_SOURCES file ${path} cannot be read (${(error as NodeJS.ErrnoException).code})`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(
-      `configuration error: HOOKRAIL_SOURCES file ${path} is not valid JSON: ${(error as Error).message}`,
-    );
+    throw fail(`HOOKRAIL_SOURCES file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  if (!Array.isArray(raw))
-    throw new ConfigError(`configuration error: HOOKRAIL_SOURCES file ${path} must hold a JSON array of sources`);
+  if (!Array.isArray(raw)) throw fail(`HOOKRAIL_SOURCES file ${path} must hold a JSON array of sources`);
+  // Every mistake of every source, in one error: fixing a file should not take one start per mistake.
+  const problems: string[] = [];
   const seen = new Set<string>();
-  return raw.map((entry, index) => {
+  const sources = raw.flatMap((entry, index): Source[] => {
     const where = `HOOKRAIL_SOURCES ${path}: source #${index + 1}${entry && typeof entry.name === 'string' ? ` (${entry.name})` : ''}`;
+    const before = problems.length;
+    const name: unknown = entry?.name;
+    if (typeof name === 'string') {
+      if (seen.has(name)) problems.push(`${where}: duplicate source name`);
+      seen.add(name);
+    }
     const config = plainToInstance(SourceConfig, entry ?? {});
     const errors = validateSync(config, { forbidUnknownValues: true, whitelist: true, forbidNonWhitelisted: true });
     if (errors.length > 0) {
-      const first = flattenErrors(errors)[0];
-      throw new ConfigError(`configuration error: ${where}: ${first.errors.join('; ')}`);
+      for (const field of flattenErrors(errors)) problems.push(`${where}: ${field.errors.join('; ')}`);
+      return [];
     }
-    if (seen.has(config.name)) throw new ConfigError(`configuration error: ${where}: duplicate source name`);
-    seen.add(config.name);
     if (
       config.scheme === 'standard-webhooks' &&
       (config.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) > DEFAULT_TOLERANCE_SECONDS
     ) {
-      throw new ConfigError(
-        `configuration error: ${where}: toleranceSeconds can be at most 300 for standard-webhooks (the scheme's fixed window)`,
-      );
+      problems.push(`${where}: toleranceSeconds can be at most 300 for standard-webhooks (the scheme's fixed window)`);
     }
-    return {
-      name: config.name,
-      scheme: config.scheme,
-      secrets: config.secrets.map((secret, position) => resolveSecret(secret, `${where}: secrets[${position}]`, env)),
-      topic: config.topic,
-      typePath: config.typePath ?? 'type',
-      aggregateIdPath: config.aggregateIdPath,
-      dataPath: config.dataPath ?? (config.scheme === 'standard-webhooks' ? 'data' : undefined),
-      toleranceSeconds: config.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
-    };
+    const secrets = config.secrets.map((secret, position) => {
+      const resolved = resolveSecret(secret, `${where}: secrets[${position}]`, env);
+      if (typeof resolved !== 'string') problems.push(resolved.problem);
+      return typeof resolved === 'string' ? resolved : '';
+    });
+    if (problems.length > before) return [];
+    return [
+      {
+        name: config.name,
+        scheme: config.scheme,
+        secrets,
+        topic: config.topic,
+        typePath: config.typePath ?? 'type',
+        aggregateIdPath: config.aggregateIdPath,
+        dataPath: config.dataPath ?? (config.scheme === 'standard-webhooks' ? 'data' : undefined),
+        toleranceSeconds: config.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
+      },
+    ];
   });
+  if (problems.length > 0) throw new ConfigError(configErrorMessage(problems), problems);
+  return sources;
 }
 
-function resolveSecret(secret: string, where: string, env: NodeJS.ProcessEnv): string {
+function resolveSecret(secret: string, where: string, env: NodeJS.ProcessEnv): string | { problem: string } {
   if (!secret.startsWith('env:')) return secret;
   const name = secret.slice(4);
   const value = env[name];
-  if (!value)
-    throw new ConfigError(`configuration error: ${where} refers to environment variable ${name}, which is not set`);
+  if (!value) return { problem: `${where} refers to environment variable ${name}, which is not set` };
   return value;
 }
