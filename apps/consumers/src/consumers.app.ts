@@ -1,6 +1,8 @@
 import { Closable } from '@app/config';
 import {
   ConsumerGroupOwnersRepository,
+  ConsumerLagMetrics,
+  ConsumerLagReader,
   ConsumerMetrics,
   ConsumerServer,
   PROCESSED_EVENTS_RETENTION_JOB,
@@ -11,7 +13,7 @@ import {
 import { dltTopic, replayTopic } from '@app/contracts';
 import { connect, managerRows } from '@app/db';
 import { JobMetrics, scheduleJob } from '@app/jobs';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, ensureTopics, LazyAdmin } from '@app/kafka';
 import { errorMessage, NestLogger } from '@app/logger';
 import { notifyOutbox, OutboxNotifier } from '@app/outbox';
 import { INestMicroservice } from '@nestjs/common';
@@ -62,6 +64,15 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
         )
       : undefined;
   const kafka = createKafka('hookrail-consumers', config.KAFKA_BROKERS, logger);
+  // Every group's lag, not only this process's: the lag alerts hold while a group's own process is down.
+  const lagAdmin = new LazyAdmin(kafka);
+  const lag = new ConsumerLagReader({
+    admin: () => lagAdmin.get(),
+    database: async () => dataSource,
+    namespace: config.KAFKA_NAMESPACE,
+    onError: (error) => logger.debug({ err: errorMessage(error) }, 'consumer lag unavailable'),
+  });
+  new ConsumerLagMetrics(metrics.registry, () => lag.every());
   const namespaced = (name: string) => `${config.KAFKA_NAMESPACE}${name}`;
   const apps: INestMicroservice[] = [];
   const groups: string[] = [];
@@ -99,7 +110,12 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   // Who answers for each group's dead letters and alerts, where the console, the CLI and the alerts can read it.
   const owners = new ConsumerGroupOwnersRepository(dataSource);
   for (const { group, service } of services)
-    await owners.register(group, service.owner, service.topics, service.concurrency ?? 'batch');
+    await owners.register(
+      group,
+      service.owner,
+      service.topicsFrom?.(config) ?? service.topics,
+      service.concurrency ?? 'batch',
+    );
 
   for (const { group, service, topics, ...names } of services) {
     const deps = new ConsumerServiceDeps(
@@ -176,6 +192,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       await Promise.all([retention.stop(), historyRetention.stop()]);
       await Promise.all(apps.map((app) => app.close()));
       await metricsServer?.close();
+      await lagAdmin.close();
       if (bookkeeping !== dataSource) await bookkeeping.destroy();
       await dataSource.destroy();
     },

@@ -8,7 +8,6 @@ export class ConsumerMetrics {
   readonly retries: Counter<'group' | 'type'>;
   readonly deadLetters: Counter<'group' | 'type'>;
   readonly handlerSeconds: Histogram<'group' | 'type'>;
-  readonly lag: Gauge<'group' | 'topic' | 'partition'>;
   /** Groups that apply records by key: records being worked on, and records waiting (a retry, a dependency). */
   readonly inFlight: Gauge<'group'>;
   readonly waiting: Gauge<'group'>;
@@ -48,12 +47,6 @@ export class ConsumerMetrics {
       help: 'Time spent in a handler, per attempt',
       labelNames: ['group', 'type'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
-      registers,
-    });
-    this.lag = new Gauge({
-      name: 'hookrail_consumer_lag',
-      help: 'Messages behind the high watermark, per partition',
-      labelNames: ['group', 'topic', 'partition'],
       registers,
     });
     this.inFlight = new Gauge({

@@ -351,12 +351,6 @@ export class ConsumerRuntime {
     } finally {
       clearInterval(keepAlive);
     }
-    if (!batch.isEmpty()) {
-      this.options.metrics.lag.set(
-        { group: this.group, topic: batch.topic, partition: String(batch.partition) },
-        Number(batch.offsetLag()),
-      );
-    }
   }
 
   private compileHandlers(): Map<string, CompiledHandler> {

@@ -1,4 +1,4 @@
-import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
+import { ConsumerGroupOwnersRepository, ConsumerLagMetrics } from '@app/consumer-runtime';
 import { Database, managerRows } from '@app/db';
 import { JobMetrics } from '@app/jobs';
 import { Injectable, OnModuleInit } from '@nestjs/common';
@@ -22,21 +22,9 @@ export class OperationsMetrics implements OnModuleInit {
   onModuleInit(): void {
     const registry = this.metrics.registry;
     const database = this.database;
-    const lag = this.lag;
+    const reader = this.lag.reader;
     new JobMetrics(registry, async () => managerRows((await database.connection()).manager));
-    new Gauge({
-      name: 'hookrail_consumer_group_lag',
-      help: 'Messages a consumer group still has to read, over its topics and partitions, measured from outside the group',
-      labelNames: ['group'],
-      registers: [registry],
-      async collect() {
-        // Kept as last measured while Kafka does not answer, so that an outage does not resolve a lag alert.
-        const totals = await lag.byGroup();
-        if (!totals) return;
-        this.reset();
-        for (const [group, total] of totals) this.set({ group }, total);
-      },
-    });
+    new ConsumerLagMetrics(registry, () => reader.every());
     new Gauge({
       name: 'hookrail_consumer_group_info',
       help: 'Always 1: who owns a consumer group (team, contact), as its service declares it; join it into alerts',
