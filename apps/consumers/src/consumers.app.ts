@@ -11,11 +11,12 @@ import {
   startMetricsServer,
 } from '@app/consumer-runtime';
 import { dltTopic, replayTopic } from '@app/contracts';
+import { ParkedKeyMetrics } from '@app/dead-letters';
 import { connect, managerRows } from '@app/db';
 import { JobMetrics, scheduleJob } from '@app/jobs';
 import { createKafka, ensureTopics, LazyAdmin } from '@app/kafka';
 import { errorMessage, NestLogger } from '@app/logger';
-import { notifyOutbox, OutboxNotifier } from '@app/outbox';
+import { notifyOutbox, OutboxMetrics, OutboxNotifier } from '@app/outbox';
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'pino';
@@ -52,7 +53,17 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       : dataSource;
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });
+  // Shared truths every app reports, so that an alert does not need the process it is about: every job, the outbox
+  // backlog (the relays'), every group's parked keys (this process's parking groups at 0 while none is parked).
   new JobMetrics(metrics.registry, async () => managerRows(dataSource.manager));
+  new OutboxMetrics(metrics.registry, async () => managerRows(dataSource.manager));
+  new ParkedKeyMetrics(
+    metrics.registry,
+    async () => dataSource,
+    config.CONSUMER_KEY_PARKING === 'off'
+      ? []
+      : config.CONSUMER_GROUPS.filter((group) => CONSUMER_SERVICES[group]?.keyOrder === 'park'),
+  );
   const metricsServer =
     config.METRICS_PORT > 0
       ? await startMetricsServer(metrics.registry, config.METRICS_PORT).catch(

@@ -1,5 +1,4 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { ParkingMetrics } from './parking/parking-metrics';
 
 /** The runtime's Prometheus metrics; one instance per process, shared by its groups (labelled by group). */
 export class ConsumerMetrics {
@@ -13,8 +12,6 @@ export class ConsumerMetrics {
   readonly waiting: Gauge<'group'>;
   readonly breakerOpen: Gauge<'group' | 'dependency'>;
   readonly breakerTransitions: Counter<'group' | 'dependency' | 'state'>;
-  /** Parked keys and events of the groups that park keys (at scrape time). */
-  readonly parking: ParkingMetrics;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -73,6 +70,5 @@ export class ConsumerMetrics {
       labelNames: ['group', 'dependency', 'state'],
       registers,
     });
-    this.parking = new ParkingMetrics(registry);
   }
 }

@@ -166,7 +166,6 @@ export class ConsumerRuntime {
         ? this.keyed(consumer, breakers, deadLetters, parking)
         : this.batches(consumer, breakers, deadLetters, parking);
     if (parking) {
-      metrics.parking.track(group, dataSource);
       this.unparker = new Unparker(parking, {
         resendAfterMs: this.options.unparkResendMs ?? DEFAULT_UNPARK_RESEND_MS,
       });

@@ -1,6 +1,8 @@
 import { ConsumerGroupOwnersRepository, ConsumerLagMetrics } from '@app/consumer-runtime';
 import { Database, managerRows } from '@app/db';
+import { ParkedKeyMetrics } from '@app/dead-letters';
 import { JobMetrics } from '@app/jobs';
+import { OutboxMetrics } from '@app/outbox';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { ConsumerLagProbe } from '../admin/lag/consumer-lag.probe';
@@ -8,8 +10,8 @@ import { IngressMetrics } from './ingress.metrics';
 
 /**
  * What the alert rules watch beyond the request plane, in the ingress's `/metrics` (the ingress keeps answering while
- * a relay or a consumer group is down): every scheduled job's dead man's switch, each group's lag measured from
- * outside the group, and each group's owner, to be joined into the group's alerts.
+ * a relay or a consumer group is down): every scheduled job's dead man's switch, the outbox backlog, every group's
+ * parked keys and lag measured from outside the group, and each group's owner, to be joined into the group's alerts.
  */
 @Injectable()
 export class OperationsMetrics implements OnModuleInit {
@@ -23,7 +25,10 @@ export class OperationsMetrics implements OnModuleInit {
     const registry = this.metrics.registry;
     const database = this.database;
     const reader = this.lag.reader;
-    new JobMetrics(registry, async () => managerRows((await database.connection()).manager));
+    const rows = async () => managerRows((await database.connection()).manager);
+    new JobMetrics(registry, rows);
+    new OutboxMetrics(registry, rows);
+    new ParkedKeyMetrics(registry, () => database.connection());
     new ConsumerLagMetrics(registry, () => reader.every());
     new Gauge({
       name: 'hookrail_consumer_group_info',
