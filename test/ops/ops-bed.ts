@@ -85,10 +85,10 @@ export class OpsBed {
     return consumers;
   }
 
-  /** Sends a signed `shop.order.placed.v1` for `orderId` through the ingress; the event id. */
-  async send(orderId: string): Promise<string> {
+  /** Sends a signed `shop.order.placed.v1` for `orderId` through the ingress (`data` overrides fields); the event id. */
+  async send(orderId: string, data: Record<string, unknown> = {}): Promise<string> {
     const senderId = `msg_${randomBytes(8).toString('hex')}`;
-    const body = JSON.stringify({ type: 'shop.order.placed.v1', data: orderData(orderId) });
+    const body = JSON.stringify({ type: 'shop.order.placed.v1', data: { ...orderData(orderId), ...data } });
     const response = await post(
       `${this.ingress.url}/webhooks/shop`,
       body,

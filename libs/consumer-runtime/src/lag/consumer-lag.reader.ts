@@ -59,7 +59,10 @@ export class ConsumerLagReader {
     }));
   }
 
-  /** Group id → the topics its process declared (none known while the database does not answer). */
+  /**
+   * Group id → the topics its process declared with its replay topic; none for a group no process has registered (its
+   * lag is unknown until it runs or commits) or while the database does not answer.
+   */
   private async declaredTopics(): Promise<Map<string, string[]>> {
     const owners = await this.options
       .database()
@@ -69,8 +72,8 @@ export class ConsumerLagReader {
     const groups = [...new Set([...CONSUMER_GROUPS, ...owners.map((owner) => owner.group)])];
     const declared = new Map(
       groups.map((group) => {
-        const topics = owners.find((owner) => owner.group === group)?.topics ?? [];
-        return [namespaced(group), [...topics, replayTopic(group)].map(namespaced)];
+        const owner = owners.find((candidate) => candidate.group === group);
+        return [namespaced(group), owner ? [...owner.topics, replayTopic(group)].map(namespaced) : []];
       }),
     );
     declared.set(
