@@ -86,6 +86,15 @@ describe('parked keys through the ingress: GET /events/:id, /admin/parked-keys a
         ],
       },
     });
+    // The ingress reports every group's parked keys (and the outbox backlog) itself: the alert on them does not need
+    // the group's own process.
+    const metrics = await (await fetch(`${ingress.url}/metrics`)).text();
+    expect(metrics).toContain(`hookrail_consumer_parked_keys{group="${scenario.group}"} 1\n`);
+    expect(metrics).toContain(`hookrail_consumer_parked_events{group="${scenario.group}"} 2\n`);
+    expect(metrics).toMatch(
+      new RegExp(`hookrail_consumer_parked_oldest_age_seconds\\{group="${scenario.group}"\\} [\\d.]+\n`),
+    );
+    expect(metrics).toMatch(/^hookrail_outbox_oldest_pending_age_seconds [\d.]+$/m);
     const deadLetters = await call('GET', `/admin/dead-letters?group=${scenario.group}`);
     expect(deadLetters.body.items.map((item: { id: string }) => item.id)).toEqual([head.id]);
     expect((await call('GET', `/admin/dead-letters?group=${scenario.group}&status=parked`)).body.total).toBe(2);

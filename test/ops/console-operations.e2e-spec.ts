@@ -28,7 +28,8 @@ describe('operator console on the running system, in headless Chromium at 1280 p
         args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
       }),
       bed.startRelay(),
-      bed.startConsumers(),
+      // The ledger keeps accounts in euros only: an order in dollars is dead-lettered and its key parked.
+      bed.startConsumers({ LEDGER_CURRENCIES: 'EUR' }),
     ]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   }, 120_000);
@@ -116,5 +117,90 @@ describe('operator console on the running system, in headless Chromium at 1280 p
     expect(order.indexOf('dead-lettered')).toBeLessThan(order.indexOf('replayed'));
     expect(order.indexOf('replayed')).toBeLessThan(order.lastIndexOf('applied'));
     await shot('trail-replayed');
+  });
+
+  /** An order the ledger rejects (dollars), then `behind` more events of it: parked behind its dead letter. */
+  async function parkKey(orderId: string, behind: number): Promise<{ head: string; parked: string[] }> {
+    const head = await bed.send(orderId, { currency: 'USD' });
+    const parked: string[] = [];
+    for (let i = 0; i < behind; i++) parked.push(await bed.send(orderId));
+    await waitFor(
+      async () => {
+        const { items } = await bed.admin(`parked-keys?group=ledger&key=${orderId}`);
+        return items[0]?.headStatus === 'dead' && items[0].parkedEvents === behind;
+      },
+      { what: `${orderId} parked with ${behind} events behind it`, timeoutMs: 45_000 },
+    );
+    return { head: (await bed.deadLetterOf(head, 'ledger')).id, parked };
+  }
+
+  const appliedByLedger = async (eventIds: string[]) =>
+    (
+      await bed.ingress.query(
+        `SELECT count(*)::int AS n FROM processed_events WHERE "group" = 'ledger' AND event_id = ANY($1)`,
+        [eventIds],
+      )
+    )[0].n as number;
+
+  it('shows parked keys (overview tile, events waiting behind each head, the parked filter) and releases or purges one after a confirmation saying how many wait', async () => {
+    const released = await parkKey('ord_console_parked', 2);
+    const purged = await parkKey('ord_console_purged', 1);
+
+    await page.click('nav a[data-page=overview]');
+    await page.locator('#parked-keys-count', { hasText: /^2$/ }).waitFor();
+    expect(await page.locator('#parked-keys-link').textContent()).toContain('3 event(s) waiting');
+    await shot('overview-parked');
+
+    await page.click('#parked-keys-link');
+    const key = page.locator('#parked-keys tr[data-key="ledger/ord_console_parked"]');
+    await key.locator('td[data-column="parkedEvents"]', { hasText: /^2$/ }).waitFor();
+    await page
+      .locator(`#dead-letters tr[data-id="${released.head}"] td[data-column="status"] [data-waiting="2"]`, {
+        hasText: '2 waiting behind',
+      })
+      .waitFor();
+    await page.selectOption('#status', 'parked');
+    await page.locator('#dead-letters tr[data-status="parked"]').nth(2).waitFor();
+    expect(await page.locator('#dead-letters tr[data-status="parked"]').count()).toBe(3);
+    await shot('dead-letters-parked');
+
+    // Cancelled: nothing changes.
+    await key.locator('button[data-action=release]').click();
+    await page
+      .locator('#confirm-text', { hasText: '2 parked event(s) of key ord_console_parked wait behind it' })
+      .waitFor();
+    await page.click('#confirm-cancel');
+    expect((await bed.admin(`parked-keys?group=ledger&key=ord_console_parked`)).items).toHaveLength(1);
+
+    // Release: the head is purged and the two events behind it are applied, in order.
+    await key.locator('button[data-action=release]').click();
+    await page.locator('#confirm-text', { hasText: 'they are then applied, in order' }).waitFor();
+    await page.click('#confirm-ok');
+    await page.locator('#flash', { hasText: `Purged ${released.head}` }).waitFor();
+    await waitFor(async () => (await appliedByLedger(released.parked)) === 2, {
+      what: 'the released events applied by the ledger',
+      timeoutMs: 30_000,
+    });
+    await key.waitFor({ state: 'detached', timeout: 20_000 });
+
+    // Purge key: its dead letter and the event behind it are given up on; none is applied.
+    const other = page.locator('#parked-keys tr[data-key="ledger/ord_console_purged"]');
+    await other.locator('button[data-action=purge-key]').click();
+    await page.locator('#confirm-text', { hasText: 'the 1 event(s) parked behind it are purged' }).waitFor();
+    await page.click('#confirm-ok');
+    await page.locator('#flash', { hasText: 'Purged key ord_console_purged: 2 dead letter(s)' }).waitFor();
+    await other.waitFor({ state: 'detached' });
+    expect(await appliedByLedger(purged.parked)).toBe(0);
+    const [audit] = await bed.ingress.query(
+      `SELECT actor, filter FROM dead_letter_audit WHERE action = 'purge' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit).toEqual({
+      actor: 'admin:grace',
+      filter: { group: 'ledger', key: 'ord_console_purged', wholeKey: true },
+    });
+
+    await page.click('nav a[data-page=overview]');
+    await page.locator('#parked-keys-count', { hasText: /^0$/ }).waitFor();
+    await shot('overview-no-parked');
   });
 });

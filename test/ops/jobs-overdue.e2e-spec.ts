@@ -20,7 +20,7 @@ async function hookrail(bed: OpsBed, args: string[], env: NodeJS.ProcessEnv = {}
 }
 
 const gauge = (metrics: string, name: string, job: string) =>
-  new RegExp(`^${name}\\{job="${job}"\\} (\\S+)$`, 'm').exec(metrics)?.[1];
+  new RegExp(`^${name}\\{scheduled_job="${job}"\\} (\\S+)$`, 'm').exec(metrics)?.[1];
 
 describe("a scheduled job's dead man's switch", () => {
   let bed: OpsBed;

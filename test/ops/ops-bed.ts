@@ -27,9 +27,11 @@ export class OpsBed {
     readonly secret: string,
     readonly emailProvider: DevEmailProvider,
     private readonly dir: string,
+    readonly partitions: number,
   ) {}
 
-  static async start(name: string, ingressEnv: Record<string, string> = {}): Promise<OpsBed> {
+  /** `partitions`: of the orders topic (1 by default); the consumers create their other topics with as many. */
+  static async start(name: string, ingressEnv: Record<string, string> = {}, partitions = 1): Promise<OpsBed> {
     const namespace = `${uniqueName(name)}.`;
     const topic = `${namespace}shop.orders`;
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -41,7 +43,7 @@ export class OpsBed {
         { name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic, aggregateIdPath: 'data.orderId' },
       ]),
     );
-    await ensureTopics(testKafka(`${name}-test`), [{ topic, numPartitions: 1 }]);
+    await ensureTopics(testKafka(`${name}-test`), [{ topic, numPartitions: partitions }]);
     const [ingress, emailProvider] = await Promise.all([
       startIngress({
         HOOKRAIL_SOURCES: sources,
@@ -52,7 +54,7 @@ export class OpsBed {
       }),
       DevEmailProvider.start({ port: 0 }),
     ]);
-    return new OpsBed(ingress, namespace, topic, secret, emailProvider, dir);
+    return new OpsBed(ingress, namespace, topic, secret, emailProvider, dir, partitions);
   }
 
   /** The relay as a process; resolves once it runs. */
@@ -73,7 +75,7 @@ export class OpsBed {
       DATABASE_URL: this.ingress.database.url,
       CONSUMER_GROUPS: 'ledger,notifier',
       KAFKA_NAMESPACE: this.namespace,
-      TOPIC_PARTITIONS: '1',
+      TOPIC_PARTITIONS: String(this.partitions),
       KAFKA_SESSION_TIMEOUT_MS: '6000',
       METRICS_PORT: String(await freePort()),
       EMAIL_PROVIDER_URL: this.emailProvider.url,
@@ -83,10 +85,10 @@ export class OpsBed {
     return consumers;
   }
 
-  /** Sends a signed `shop.order.placed.v1` for `orderId` through the ingress; the event id. */
-  async send(orderId: string): Promise<string> {
+  /** Sends a signed `shop.order.placed.v1` for `orderId` through the ingress (`data` overrides fields); the event id. */
+  async send(orderId: string, data: Record<string, unknown> = {}): Promise<string> {
     const senderId = `msg_${randomBytes(8).toString('hex')}`;
-    const body = JSON.stringify({ type: 'shop.order.placed.v1', data: orderData(orderId) });
+    const body = JSON.stringify({ type: 'shop.order.placed.v1', data: { ...orderData(orderId), ...data } });
     const response = await post(
       `${this.ingress.url}/webhooks/shop`,
       body,

@@ -12,17 +12,24 @@ interface FiringAlert {
   state: 'pending' | 'firing';
 }
 
+/** One rule of `rules` with `threshold` replaced by `lowered`. */
+function lowerThreshold(rules: string, alert: string, threshold: string, lowered: string): string {
+  const start = rules.indexOf(`- alert: ${alert}`);
+  const end = rules.indexOf('- alert:', start + 1);
+  const rule = rules.slice(start, end < 0 ? undefined : end);
+  if (start < 0 || !rule.includes(threshold)) throw new Error(`${alert} no longer reads "${threshold}"`);
+  return rules.slice(0, start) + rule.replaceAll(threshold, lowered) + (end < 0 ? '' : rules.slice(end));
+}
+
 /**
- * The shipped rules, with every `for:` shortened so that the test does not wait minutes, and the lag threshold of
- * HookrailConsumerLagHigh lowered from 1000 to 3 messages; everything else as shipped.
+ * The shipped rules, with every `for:` shortened so that the test does not wait minutes, the lag threshold of
+ * HookrailConsumerLagHigh lowered from 1000 to 3 messages and the age of HookrailOutboxBacklogAging from 60 s to 2 s;
+ * everything else as shipped.
  */
 function rulesUnderTest(): string {
   const shipped = readFileSync(path.join(SHIPPED, 'alerts.yml'), 'utf8').replace(/^(\s+)for: \S+$/gm, '$1for: 1s');
-  const start = shipped.indexOf('- alert: HookrailConsumerLagHigh');
-  const end = shipped.indexOf('- alert:', start + 1);
-  const lagRule = shipped.slice(start, end);
-  if (start < 0 || !lagRule.includes('> 1000')) throw new Error('HookrailConsumerLagHigh no longer reads "> 1000"');
-  return shipped.slice(0, start) + lagRule.replaceAll('> 1000', '> 3') + shipped.slice(end);
+  const lag = lowerThreshold(shipped, 'HookrailConsumerLagHigh', '> 1000', '> 3');
+  return lowerThreshold(lag, 'HookrailOutboxBacklogAging', '> 60', '> 2');
 }
 
 /** The shipped prometheus.yml, scraping this test's apps every second and evaluating every second. */
@@ -46,18 +53,14 @@ describe('the shipped alert rules in a real Prometheus scraping the running apps
   let prometheus: ChildProcess | undefined;
   let prometheusUrl: string;
   let prometheusOutput = '';
+  let consumersPort: number;
 
   beforeAll(async () => {
     bed = await OpsBed.start('alerts');
-    const [relayPort, consumersPort, prometheusPort] = await Promise.all([freePort(), freePort(), freePort()]);
-    [relay, consumers] = await Promise.all([
-      bed.startRelay({ METRICS_PORT: String(relayPort), OUTBOX_RETENTION_INTERVAL_MS: '1000' }),
-      bed.startConsumers({
-        CONSUMER_GROUPS: 'ledger',
-        METRICS_PORT: String(consumersPort),
-        DEAD_LETTER_STORE: 'false',
-      }),
-    ]);
+    const [relayPort, prometheusPort] = await Promise.all([freePort(), freePort()]);
+    consumersPort = await freePort();
+    // The consumers are not started yet: Prometheus has their target, and nothing answers there.
+    relay = await bed.startRelay({ METRICS_PORT: String(relayPort), OUTBOX_RETENTION_INTERVAL_MS: '1000' });
     dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-prometheus-'));
     const rules = path.join(dir, 'alerts.yml');
     writeFileSync(rules, rulesUnderTest());
@@ -114,25 +117,48 @@ describe('the shipped alert rules in a real Prometheus scraping the running apps
         Object.entries(labels).every(([name, value]) => alert.labels[name] === value),
     );
 
-  it('fires the lag alert (with the group owner) when a group stops, and the job alert when the relay stops', async () => {
+  const targetsUp = async () => {
+    const targets = (await (await fetch(`${prometheusUrl}/api/v1/targets`)).json()) as {
+      data: { activeTargets: Array<{ health: string }> };
+    };
+    return targets.data.activeTargets.filter((target) => target.health === 'up').length;
+  };
+
+  it('fires "no consumers up" while they have never started, then the lag alert (with the owner) when the group stops', async () => {
+    await waitFor(async () => (await targetsUp()) === 2, { what: 'Prometheus scraping the ingress and the relay' });
+    const none = await waitFor(() => firing('HookrailNoConsumersUp', {}), {
+      what: 'HookrailNoConsumersUp firing',
+      timeoutMs: 30_000,
+      intervalMs: 500,
+    });
+    expect(none.labels).toMatchObject({ severity: 'critical', app: 'consumers' });
+    // Before the first scrapes every kind was absent; the two that answer resolve, the consumers' stays.
+    await waitFor(async () => !(await firing('HookrailNoRelayUp', {})) && !(await firing('HookrailNoIngressUp', {})), {
+      what: 'the relay and the ingress seen up by the rules',
+    });
+    expect(await firing('HookrailNoConsumersUp', {})).toBeDefined();
+
+    consumers = await bed.startConsumers({
+      CONSUMER_GROUPS: 'ledger',
+      METRICS_PORT: String(consumersPort),
+      DEAD_LETTER_STORE: 'false',
+    });
     const first = await bed.send('ord_alerts_0');
     await waitFor(
       async () => (await bed.ingress.query(`SELECT 1 FROM processed_events WHERE event_id = $1`, [first])).length,
       { what: 'the ledger applying the first event (a committed offset to lag behind)', timeoutMs: 30_000 },
     );
-    await waitFor(
-      async () => {
-        const targets = (await (await fetch(`${prometheusUrl}/api/v1/targets`)).json()) as {
-          data: { activeTargets: Array<{ health: string }> };
-        };
-        return targets.data.activeTargets.length === 3 && targets.data.activeTargets.every((t) => t.health === 'up');
-      },
-      { what: 'Prometheus scraping the three apps', timeoutMs: 30_000 },
-    );
-    // Every app reports every scheduled job, under the scheduled job's own `job` label.
+    await waitFor(async () => (await targetsUp()) === 3, {
+      what: 'Prometheus scraping the three apps',
+      timeoutMs: 30_000,
+    });
+    await waitFor(async () => !(await firing('HookrailNoConsumersUp', {})), { what: 'HookrailNoConsumersUp resolved' });
+    // Every app reports every scheduled job, under the scheduled job's own label, beside the target's `job`.
     const reporters = await waitFor(
       async () => {
-        const query = encodeURIComponent('count by (instance) (hookrail_job_overdue{job="outbox-retention"})');
+        const query = encodeURIComponent(
+          'count by (instance) (hookrail_job_overdue{scheduled_job="outbox-retention"})',
+        );
         const answer = (await (await fetch(`${prometheusUrl}/api/v1/query?query=${query}`)).json()) as {
           data: { result: unknown[] };
         };
@@ -153,15 +179,33 @@ describe('the shipped alert rules in a real Prometheus scraping the running apps
       { what: 'HookrailConsumerLagHigh firing for ledger', timeoutMs: 60_000, intervalMs: 500 },
     );
     expect(lag.labels).toMatchObject({ severity: 'warning' });
+  });
 
-    // The relay stops: its outbox-retention job (every second here, grace 2) is reported overdue by the ingress.
+  it('fires the job, outbox-backlog and "no relay up" alerts once every relay stopped', async () => {
+    expect(await firing('HookrailOutboxBacklogAging', {})).toBeUndefined();
     relay.signal('SIGTERM');
     await relay.exited;
-    const overdue = await waitFor(() => firing('HookrailJobOverdue', { job: 'outbox-retention' }), {
+    // Accepted while no relay runs: the row waits, and only the ingress is left to report its age.
+    await bed.send('ord_alerts_unpublished');
+    const noRelay = await waitFor(() => firing('HookrailNoRelayUp', {}), {
+      what: 'HookrailNoRelayUp firing',
+      timeoutMs: 30_000,
+      intervalMs: 500,
+    });
+    expect(noRelay.labels).toMatchObject({ severity: 'critical', app: 'relay' });
+    const backlog = await waitFor(() => firing('HookrailOutboxBacklogAging', {}), {
+      what: 'HookrailOutboxBacklogAging firing',
+      timeoutMs: 30_000,
+      intervalMs: 500,
+    });
+    expect(backlog.labels).toMatchObject({ severity: 'critical' });
+    // Its outbox-retention job (every second here, grace 2) is reported overdue by the ingress.
+    const overdue = await waitFor(() => firing('HookrailJobOverdue', { scheduled_job: 'outbox-retention' }), {
       what: 'HookrailJobOverdue firing for outbox-retention',
       timeoutMs: 60_000,
       intervalMs: 500,
     });
     expect(overdue.labels).toMatchObject({ severity: 'warning' });
+    expect(overdue.labels.job).toBeUndefined();
   });
 });

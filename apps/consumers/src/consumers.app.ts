@@ -1,6 +1,8 @@
 import { Closable, waitForDependencies } from '@app/config';
 import {
   ConsumerGroupOwnersRepository,
+  ConsumerLagMetrics,
+  ConsumerLagReader,
   ConsumerMetrics,
   ConsumerServer,
   PROCESSED_EVENTS_RETENTION_JOB,
@@ -9,11 +11,12 @@ import {
   startMetricsServer,
 } from '@app/consumer-runtime';
 import { dltTopic, replayTopic } from '@app/contracts';
+import { ParkedKeyMetrics } from '@app/dead-letters';
 import { checkDatabase, connect, describeDatabase, managerRows } from '@app/db';
 import { JobMetrics, scheduleJob } from '@app/jobs';
-import { checkKafka, createKafka, ensureTopics } from '@app/kafka';
+import { checkKafka, createKafka, ensureTopics, LazyAdmin } from '@app/kafka';
 import { errorMessage, NestLogger } from '@app/logger';
-import { notifyOutbox, OutboxNotifier } from '@app/outbox';
+import { notifyOutbox, OutboxMetrics, OutboxNotifier } from '@app/outbox';
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'pino';
@@ -77,8 +80,27 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
           synchronousCommit: 'off',
         })
       : dataSource;
+  // Shared truths every app reports, so that an alert does not need the process it is about: every job, the outbox
+  // backlog (the relays'), every group's parked keys (this process's parking groups at 0 while none is parked).
   new JobMetrics(metrics.registry, async () => managerRows(dataSource.manager));
+  new OutboxMetrics(metrics.registry, async () => managerRows(dataSource.manager));
+  new ParkedKeyMetrics(
+    metrics.registry,
+    async () => dataSource,
+    config.CONSUMER_KEY_PARKING === 'off'
+      ? []
+      : config.CONSUMER_GROUPS.filter((group) => CONSUMER_SERVICES[group]?.keyOrder === 'park'),
+  );
   const kafka = createKafka('hookrail-consumers', config.KAFKA_BROKERS, logger);
+  // Every group's lag, not only this process's: the lag alerts hold while a group's own process is down.
+  const lagAdmin = new LazyAdmin(kafka);
+  const lag = new ConsumerLagReader({
+    admin: () => lagAdmin.get(),
+    database: async () => managerRows(dataSource.manager),
+    namespace: config.KAFKA_NAMESPACE,
+    onError: (error) => logger.debug({ err: errorMessage(error) }, 'consumer lag unavailable'),
+  });
+  new ConsumerLagMetrics(metrics.registry, () => lag.every());
   const namespaced = (name: string) => `${config.KAFKA_NAMESPACE}${name}`;
   const apps: INestMicroservice[] = [];
   const groups: string[] = [];
@@ -116,7 +138,12 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
   // Who answers for each group's dead letters and alerts, where the console, the CLI and the alerts can read it.
   const owners = new ConsumerGroupOwnersRepository(managerRows(dataSource.manager));
   for (const { group, service } of services)
-    await owners.register(group, service.owner, service.topics, service.concurrency ?? 'batch');
+    await owners.register(
+      group,
+      service.owner,
+      service.topicsFrom?.(config) ?? service.topics,
+      service.concurrency ?? 'batch',
+    );
 
   for (const { group, service, topics, ...names } of services) {
     const deps = new ConsumerServiceDeps(
@@ -194,6 +221,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
       await Promise.all([retention.stop(), historyRetention.stop()]);
       await Promise.all(apps.map((app) => app.close()));
       await metricsServer?.close();
+      await lagAdmin.close();
       if (bookkeeping !== dataSource) await bookkeeping.destroy();
       await dataSource.destroy();
     },

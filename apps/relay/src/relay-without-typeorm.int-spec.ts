@@ -62,7 +62,7 @@ describe('the relay process', () => {
 
     const metrics = await (await fetch(metricsUrl)).text();
     expect(metrics).toMatch(/hookrail_outbox_backlog_rows 0\b/);
-    expect(metrics).toMatch(/hookrail_job_overdue\{job="outbox-retention"\} 0/);
+    expect(metrics).toMatch(/hookrail_job_overdue\{scheduled_job="outbox-retention"\} 0/);
 
     expect(relay.stderr).toContain('typeorm-watch: on');
     expect(relay.stderr).not.toMatch(/typeorm-watch: typeorm/);

@@ -1,5 +1,4 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { ParkingMetrics } from './parking/parking-metrics';
 
 /** The runtime's Prometheus metrics; one instance per process, shared by its groups (labelled by group). */
 export class ConsumerMetrics {
@@ -8,14 +7,11 @@ export class ConsumerMetrics {
   readonly retries: Counter<'group' | 'type'>;
   readonly deadLetters: Counter<'group' | 'type'>;
   readonly handlerSeconds: Histogram<'group' | 'type'>;
-  readonly lag: Gauge<'group' | 'topic' | 'partition'>;
   /** Groups that apply records by key: records being worked on, and records waiting (a retry, a dependency). */
   readonly inFlight: Gauge<'group'>;
   readonly waiting: Gauge<'group'>;
   readonly breakerOpen: Gauge<'group' | 'dependency'>;
   readonly breakerTransitions: Counter<'group' | 'dependency' | 'state'>;
-  /** Parked keys and events of the groups that park keys (at scrape time). */
-  readonly parking: ParkingMetrics;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -50,12 +46,6 @@ export class ConsumerMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
       registers,
     });
-    this.lag = new Gauge({
-      name: 'hookrail_consumer_lag',
-      help: 'Messages behind the high watermark, per partition',
-      labelNames: ['group', 'topic', 'partition'],
-      registers,
-    });
     this.inFlight = new Gauge({
       name: 'hookrail_consumer_in_flight',
       help: 'Records being worked on at once (groups that apply records concurrently by key)',
@@ -80,6 +70,5 @@ export class ConsumerMetrics {
       labelNames: ['group', 'dependency', 'state'],
       registers,
     });
-    this.parking = new ParkingMetrics(registry);
   }
 }

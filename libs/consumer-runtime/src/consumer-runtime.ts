@@ -166,7 +166,6 @@ export class ConsumerRuntime {
         ? this.keyed(consumer, breakers, deadLetters, parking)
         : this.batches(consumer, breakers, deadLetters, parking);
     if (parking) {
-      metrics.parking.track(group, dataSource);
       this.unparker = new Unparker(parking, {
         resendAfterMs: this.options.unparkResendMs ?? DEFAULT_UNPARK_RESEND_MS,
       });
@@ -350,12 +349,6 @@ export class ConsumerRuntime {
       });
     } finally {
       clearInterval(keepAlive);
-    }
-    if (!batch.isEmpty()) {
-      this.options.metrics.lag.set(
-        { group: this.group, topic: batch.topic, partition: String(batch.partition) },
-        Number(batch.offsetLag()),
-      );
     }
   }
 

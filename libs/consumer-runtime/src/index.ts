@@ -18,3 +18,5 @@ export * from './steps/parse-and-validate.middleware';
 export * from './steps/retry.middleware';
 export * from './owners/consumer-group-owners.repository';
 export * from './consumer-states';
+export * from './lag/consumer-lag.reader';
+export * from './lag/consumer-lag.metrics';

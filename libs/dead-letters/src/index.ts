@@ -14,3 +14,4 @@ export * from './parking/parked-events.repository';
 export * from './parking/parked-keys.repository';
 export * from './parking/purge-parked-key.usecase';
 export * from './dead-letter-states';
+export * from './parking/parked-key.metrics';

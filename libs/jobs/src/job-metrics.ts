@@ -4,8 +4,9 @@ import { JobScheduleRepository, JobStatus } from './job-schedule.repository';
 
 /**
  * The dead man's switch in Prometheus: per job in job_schedules (whichever app runs it),
- * `hookrail_job_last_success_timestamp_seconds{job}` and `hookrail_job_overdue{job}`, read at scrape time. Every app
- * that runs jobs exports every job, so a job whose process died is still reported, by the others.
+ * `hookrail_job_last_success_timestamp_seconds{scheduled_job}` and `hookrail_job_overdue{scheduled_job}`, read at
+ * scrape time. Every app that runs jobs exports every job, so a job whose process died is still reported, by the
+ * others. The label is not `job`, which Prometheus gives every scraped series (the target's job).
  */
 export class JobMetrics {
   private cached?: { at: number; value: Promise<JobStatus[] | undefined> };
@@ -18,26 +19,26 @@ export class JobMetrics {
     new Gauge({
       name: 'hookrail_job_last_success_timestamp_seconds',
       help: 'When the scheduled job last succeeded (Unix time); absent until it has',
-      labelNames: ['job'],
+      labelNames: ['scheduled_job'],
       registers: [registry],
       async collect() {
         const current = await jobs();
         if (!current) return;
         this.reset();
         for (const job of current)
-          if (job.lastSucceededAt) this.set({ job: job.name }, job.lastSucceededAt.getTime() / 1000);
+          if (job.lastSucceededAt) this.set({ scheduled_job: job.name }, job.lastSucceededAt.getTime() / 1000);
       },
     });
     new Gauge({
       name: 'hookrail_job_overdue',
       help: '1 when the scheduled job has not succeeded for longer than its interval times its grace, else 0',
-      labelNames: ['job'],
+      labelNames: ['scheduled_job'],
       registers: [registry],
       async collect() {
         const current = await jobs();
         if (!current) return;
         this.reset();
-        for (const job of current) if (job.everyMs !== null) this.set({ job: job.name }, job.overdue ? 1 : 0);
+        for (const job of current) if (job.everyMs !== null) this.set({ scheduled_job: job.name }, job.overdue ? 1 : 0);
       },
     });
   }

@@ -3,3 +3,4 @@ export * from './outbox-lanes';
 export * from './outbox-notify';
 export * from './outbox-row';
 export * from './outbox.repository';
+export * from './outbox.metrics';

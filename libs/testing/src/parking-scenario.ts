@@ -1,6 +1,6 @@
 import { Concurrency, ConsumerMetrics, ConsumerRuntime, KeyOrder, PermanentError } from '@app/consumer-runtime';
 import { CloudEvent, dltTopic, replayTopic, SHOP_ORDER_PLACED_V1 } from '@app/contracts';
-import { DeadLetterStore, replayDeadLetters } from '@app/dead-letters';
+import { DeadLetterStore, ParkedKeyMetrics, replayDeadLetters } from '@app/dead-letters';
 import { ensureTopics } from '@app/kafka';
 import { createLogger } from '@app/logger';
 import { Producer } from 'kafkajs';
@@ -59,6 +59,7 @@ export class ParkingScenario {
       `CREATE TABLE IF NOT EXISTS parking_effects (id serial PRIMARY KEY, "group" text, event_id text, key text)`,
     );
     const scenario = new ParkingScenario(dataSource, await createTestTopic('parking-in'));
+    new ParkedKeyMetrics(scenario.metrics.registry, async () => dataSource, [scenario.group]);
     await ensureTopics(scenario.kafka, [
       { topic: scenario.dltTopic, numPartitions: 1 },
       { topic: scenario.replayTopic, numPartitions: 1 },

@@ -1,8 +1,5 @@
-import { ConsumerGroupOwnersRepository, listBreakers } from '@app/consumer-runtime';
-import { CONSUMER_GROUPS } from '@app/contracts';
+import { ConsumerGroupOwnersRepository, ConsumerLagReader, listBreakers } from '@app/consumer-runtime';
 import { managerRows } from '@app/db';
-import { DEAD_LETTER_STORE_GROUP } from '@app/dead-letters';
-import { findConsumerLag } from '@app/kafka';
 import { OutboxRepository } from '@app/outbox';
 import { CliContext } from '../cli-context';
 import { formatFields, formatTable } from '../output/table';
@@ -19,17 +16,19 @@ export async function outboxBacklogCommand(ctx: CliContext, options: { json: boo
 }
 
 /**
- * `hookrail lag`: per consumer group, topic and partition; the project's groups and the dead-letter store by default;
- * with how each group works through its partitions (`batch`, or `key`: records of different keys at once), as its
- * process registered it (`–` when the database does not answer or the group never started).
+ * `hookrail lag`: per consumer group, topic and partition, every partition counted (one the group never committed on
+ * from the start of its log); the project's groups, those a consumers process registered and the dead-letter store
+ * by default; with how each group works through its partitions (`batch`, or `key`: records of different keys at
+ * once), as its process registered it (`–` when the database does not answer or the group never started).
  */
 export async function lagCommand(ctx: CliContext, options: { json: boolean; groups: string[] }): Promise<void> {
-  const groups = options.groups.length ? options.groups : [...CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP];
+  const reader = new ConsumerLagReader({
+    admin: () => ctx.kafkaAdmin(),
+    database: () => ctx.rows(),
+    namespace: ctx.env.KAFKA_NAMESPACE,
+  });
   const [lag, owners] = await Promise.all([
-    findConsumerLag(
-      await ctx.kafkaAdmin(),
-      groups.map((group) => ctx.namespaced(group)),
-    ),
+    reader.measure(options.groups.map((group) => ctx.namespaced(group))),
     ctx
       .rows()
       .then((rows) => new ConsumerGroupOwnersRepository(rows).list())

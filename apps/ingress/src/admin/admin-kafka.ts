@@ -5,6 +5,8 @@ import { Admin, Kafka, Partitioners, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 
 export const ADMIN_KAFKA_BROKERS = Symbol('ADMIN_KAFKA_BROKERS');
+/** KAFKA_NAMESPACE, as the consumers were started with: whose groups `/admin` shows. */
+export const ADMIN_KAFKA_NAMESPACE = Symbol('ADMIN_KAFKA_NAMESPACE');
 
 /**
  * The ingress's only Kafka clients, made on the first operator request that needs them (lag: an admin client;

@@ -1,6 +1,6 @@
 import { SsrfGuard, SsrfPolicy } from '@app/ssrf-guard';
 import { DynamicModule, Module } from '@nestjs/common';
-import { ADMIN_KAFKA_BROKERS, AdminKafka } from './admin-kafka';
+import { ADMIN_KAFKA_BROKERS, ADMIN_KAFKA_NAMESPACE, AdminKafka } from './admin-kafka';
 import { AdminToken, AdminTokenGuard } from './admin-token.guard';
 import { BreakersAdminController } from './breakers.admin.controller';
 import { ChartsAdminController } from './charts/charts.admin.controller';
@@ -16,7 +16,7 @@ import { ParkedKeysAdminController } from './parked-keys.admin.controller';
 import { ChangeDeadLettersUseCase } from './usecases/change-dead-letters.usecase';
 import { ListBreakersUseCase } from './usecases/list-breakers.usecase';
 import { GetEventTrailUseCase } from './usecases/get-event-trail.usecase';
-import { ADMIN_KAFKA_NAMESPACE, GetOperationsUseCase } from './usecases/get-operations.usecase';
+import { GetOperationsUseCase } from './usecases/get-operations.usecase';
 import { ListConsumerGroupsUseCase } from './usecases/list-consumer-groups.usecase';
 import { ListDeadLettersUseCase } from './usecases/list-dead-letters.usecase';
 import { ListJobsUseCase } from './usecases/list-jobs.usecase';

@@ -1,6 +1,8 @@
-import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
+import { ConsumerGroupOwnersRepository, ConsumerLagMetrics } from '@app/consumer-runtime';
 import { Database, managerRows } from '@app/db';
+import { ParkedKeyMetrics } from '@app/dead-letters';
 import { JobMetrics } from '@app/jobs';
+import { OutboxMetrics } from '@app/outbox';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { ConsumerLagProbe } from '../admin/lag/consumer-lag.probe';
@@ -8,8 +10,8 @@ import { IngressMetrics } from './ingress.metrics';
 
 /**
  * What the alert rules watch beyond the request plane, in the ingress's `/metrics` (the ingress keeps answering while
- * a relay or a consumer group is down): every scheduled job's dead man's switch, each group's lag measured from
- * outside the group, and each group's owner, to be joined into the group's alerts.
+ * a relay or a consumer group is down): every scheduled job's dead man's switch, the outbox backlog, every group's
+ * parked keys and lag measured from outside the group, and each group's owner, to be joined into the group's alerts.
  */
 @Injectable()
 export class OperationsMetrics implements OnModuleInit {
@@ -22,21 +24,12 @@ export class OperationsMetrics implements OnModuleInit {
   onModuleInit(): void {
     const registry = this.metrics.registry;
     const database = this.database;
-    const lag = this.lag;
-    new JobMetrics(registry, async () => managerRows((await database.connection()).manager));
-    new Gauge({
-      name: 'hookrail_consumer_group_lag',
-      help: 'Messages a consumer group still has to read, over its topics and partitions, measured from outside the group',
-      labelNames: ['group'],
-      registers: [registry],
-      async collect() {
-        // Kept as last measured while Kafka does not answer, so that an outage does not resolve a lag alert.
-        const totals = await lag.byGroup();
-        if (!totals) return;
-        this.reset();
-        for (const [group, total] of totals) this.set({ group }, total);
-      },
-    });
+    const reader = this.lag.reader;
+    const rows = async () => managerRows((await database.connection()).manager);
+    new JobMetrics(registry, rows);
+    new OutboxMetrics(registry, rows);
+    new ParkedKeyMetrics(registry, () => database.connection());
+    new ConsumerLagMetrics(registry, () => reader.every());
     new Gauge({
       name: 'hookrail_consumer_group_info',
       help: 'Always 1: who owns a consumer group (team, contact), as its service declares it; join it into alerts',

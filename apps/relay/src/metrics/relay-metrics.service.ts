@@ -1,7 +1,7 @@
 import { clientRows } from '@app/db';
 import { JobMetrics } from '@app/jobs';
 import { LOGGER } from '@app/logger';
-import { OutboxRepository } from '@app/outbox';
+import { OutboxMetrics } from '@app/outbox';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Logger } from 'pino';
 import { RelayEnv } from '../config/relay.env';
@@ -25,11 +25,7 @@ export class RelayMetricsService implements OnApplicationBootstrap, OnModuleDest
   ) {
     this.server = new MetricsServer(metrics.registry);
     const rows = clientRows(database.pool);
-    const outbox = new OutboxRepository(rows);
-    metrics.readBacklogFrom(async () => ({
-      backlog: await outbox.backlog(),
-      oldestPendingAt: await outbox.oldestPendingAt(),
-    }));
+    new OutboxMetrics(metrics.registry, async () => rows);
     new JobMetrics(metrics.registry, async () => rows);
   }
 

@@ -1,12 +1,4 @@
-import { OutboxBacklog } from '@app/outbox';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-
-/** What the backlog gauges read at scrape time. */
-export interface BacklogReading {
-  backlog: OutboxBacklog;
-  /** Creation time of the oldest pending row (unpublished, not parked), or null when there is none. */
-  oldestPendingAt: Date | null;
-}
 
 /** The relay's Prometheus metrics, on a registry of their own. */
 export class RelayMetrics {
@@ -60,54 +52,7 @@ export class RelayMetrics {
     registers: [this.registry],
   });
 
-  private backlogSource?: () => Promise<BacklogReading>;
-
   constructor() {
-    const backlog = () => this.backlog();
-    new Gauge({
-      name: 'hookrail_outbox_backlog_rows',
-      help: 'Pending outbox rows: unpublished, parked rows not included',
-      registers: [this.registry],
-      async collect() {
-        const current = await backlog();
-        if (current) this.set(current.backlog.unpublished - current.backlog.parked);
-      },
-    });
-    new Gauge({
-      name: 'hookrail_outbox_oldest_pending_age_seconds',
-      help: 'Age of the oldest pending outbox row (unpublished, not parked); 0 when there is none',
-      registers: [this.registry],
-      async collect() {
-        const current = await backlog();
-        if (current)
-          this.set(current.oldestPendingAt ? Math.max(0, (Date.now() - current.oldestPendingAt.getTime()) / 1000) : 0);
-      },
-    });
-    new Gauge({
-      name: 'hookrail_outbox_failed_rows',
-      help: 'Parked outbox rows: the broker rejected them for good; they wait for an operator',
-      registers: [this.registry],
-      async collect() {
-        const current = await backlog();
-        if (current) this.set(current.backlog.parked);
-      },
-    });
     collectDefaultMetrics({ register: this.registry });
-  }
-
-  /** Where the backlog gauges read from at scrape time. */
-  readBacklogFrom(source: () => Promise<BacklogReading>): void {
-    this.backlogSource = source;
-  }
-
-  /** One backlog reading per scrape, shared by the three gauges; undefined while the database is unreachable. */
-  private cached?: { at: number; value: Promise<BacklogReading | undefined> };
-
-  private backlog(): Promise<BacklogReading | undefined> {
-    if (!this.backlogSource) return Promise.resolve(undefined);
-    if (!this.cached || Date.now() - this.cached.at > 500) {
-      this.cached = { at: Date.now(), value: this.backlogSource().catch(() => undefined) };
-    }
-    return this.cached.value;
   }
 }

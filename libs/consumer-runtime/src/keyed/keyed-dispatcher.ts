@@ -28,7 +28,6 @@ interface Lane {
   paused: boolean;
   /** The offset last committed by this member; before that, the first offset fetched (nothing to commit yet). */
   committed?: bigint;
-  highWatermark?: bigint;
   /** Revoked: what still runs finishes, and nothing of it is committed. */
   abandoned: boolean;
   /**
@@ -98,7 +97,6 @@ export class KeyedDispatcher implements BreakerWaiters {
   async intake(batch: Batch, resolveOffset: (offset: string) => void): Promise<void> {
     if (this.stopping) return;
     const lane = this.lane(batch.topic, batch.partition);
-    lane.highWatermark = BigInt(batch.highWatermark);
     if (batch.messages.length > 0) lane.committed ??= BigInt(batch.messages[0].offset);
     const room = Math.max(0, this.deps.settings.windowSize - lane.window.size);
     const messages = batch.messages.slice(0, room);
@@ -113,7 +111,6 @@ export class KeyedDispatcher implements BreakerWaiters {
       if (entry && ignored) lane.window.complete(entry);
       resolveOffset(item.message.offset);
     }
-    this.setLag(lane);
     this.scheduleCommit();
     this.pump();
   }
@@ -328,7 +325,6 @@ export class KeyedDispatcher implements BreakerWaiters {
       if (offset === undefined || lane.committed === undefined || offset <= lane.committed) continue;
       lane.committed = offset;
       this.deps.commits.mark(lane.topic, lane.partition, offset);
-      this.setLag(lane);
     }
   }
 
@@ -355,13 +351,6 @@ export class KeyedDispatcher implements BreakerWaiters {
       );
       return false;
     }
-  }
-
-  private setLag(lane: Lane): void {
-    const done = lane.window.committable();
-    if (lane.highWatermark === undefined || done === undefined) return;
-    const lag = lane.highWatermark > done ? Number(lane.highWatermark - done) : 0;
-    this.deps.metrics.lag.set({ group: this.deps.group, topic: lane.topic, partition: String(lane.partition) }, lag);
   }
 
   private setGauges(): void {

@@ -213,16 +213,19 @@ export class ParkedKeysRepository {
     }));
   }
 
-  /** Per group: parked keys, parked events, and how long the longest-parked key has waited. */
-  async stats(groups: string[]): Promise<ParkingStats[]> {
-    if (groups.length === 0) return [];
+  /**
+   * Per group, for the groups named and every group that holds a parked key: parked keys, parked events, and how long
+   * the longest-parked key has waited.
+   */
+  async stats(groups: readonly string[]): Promise<ParkingStats[]> {
     const rows = await this.db.query(
       `SELECT g AS "group",
               (SELECT count(*) FROM parked_keys pk WHERE pk."group" = g)::int AS keys,
               (SELECT count(*) FROM dead_letters d WHERE d."group" = g AND d.status = 'parked')::int AS events,
               COALESCE((SELECT EXTRACT(EPOCH FROM now() - min(pk.parked_at)) FROM parked_keys pk WHERE pk."group" = g), 0)::float8 AS oldest
-         FROM unnest($1::varchar[]) AS g`,
-      [groups],
+         FROM (SELECT unnest($1::varchar[]) AS g UNION SELECT DISTINCT "group" FROM parked_keys) groups
+        ORDER BY g`,
+      [[...groups]],
     );
     return rows.map((row: Record<string, any>) => ({
       group: row.group,

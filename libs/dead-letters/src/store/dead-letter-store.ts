@@ -1,4 +1,5 @@
 import { JobSchedule } from '@app/jobs';
+import { SUBSCRIPTION_AWARE_ASSIGNERS } from '@app/kafka';
 import { errorMessage } from '@app/logger';
 import { Consumer, Kafka } from 'kafkajs';
 import { Logger } from 'pino';
@@ -31,6 +32,10 @@ export interface DeadLetterStoreOptions {
  * Indexes every `<group>.dlt` into dead_letters, in a consumer group of its own. The offset moves only after the row
  * is written (kafkajs commits what eachMessage resolved); a redelivery finds the row and changes nothing. Beside
  * it, a short loop marks replayed rows `resolved` once their group has applied the event.
+ *
+ * Members of the store group may know different groups (an older process beside one that runs a newer group): each
+ * DLT's partitions go only to the members that subscribe to it (`subscribedRoundRobin`), so every DLT someone knows
+ * has a reader, whoever leads the group.
  */
 export class DeadLetterStore {
   private consumer?: Consumer;
@@ -45,7 +50,11 @@ export class DeadLetterStore {
   async start(): Promise<void> {
     const { kafka, logger } = this.options;
     const groupId = this.options.groupId ?? DEAD_LETTER_STORE_GROUP;
-    const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500 });
+    const consumer = kafka.consumer({
+      groupId,
+      maxWaitTimeInMs: 500,
+      partitionAssigners: SUBSCRIPTION_AWARE_ASSIGNERS,
+    });
     this.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topics: [...this.byTopic.keys()], fromBeginning: true });

@@ -71,7 +71,7 @@ export const CONSOLE_CORE_SCRIPT = `
       throw new Error('unauthorized');
     }
     const body = await response.json();
-    if (!response.ok) throw Object.assign(new Error(body.message || response.statusText), { status: response.status });
+    if (!response.ok) throw Object.assign(new Error(body.message || response.statusText), { status: response.status, body });
     return body;
   }
 
@@ -101,15 +101,35 @@ export const CONSOLE_CORE_SCRIPT = `
     return found && found.owner ? found.owner.team : '';
   }
 
-  /** Replay or purge one dead letter, after the operator confirmed it. */
-  async function change(action, deadLetter) {
+  /** What waits behind a dead letter that holds a parked key, and what the action does to it. */
+  function behind(action, key, waiting) {
+    if (!waiting) return '';
+    return ' ' + waiting + ' parked event(s) of key ' + key + ' wait behind it: ' + (action === 'replay'
+      ? 'once it is applied they are replayed, in order.'
+      : 'they are then applied, in order (the key is released).');
+  }
+
+  /**
+   * Replay or purge one dead letter, after the operator confirmed it. \`waiting\`: the events parked behind it, when the
+   * page knows; a purge the API refuses because events wait that the page did not know of asks again, saying how many.
+   */
+  async function change(action, deadLetter, waiting) {
     const target = action === 'replay'
       ? 'to ' + deadLetter.group + '.replay (only the group ' + deadLetter.group + ' receives it)'
       : 'for good (it stays listed as purged until retention deletes it)';
     const verb = action === 'replay' ? 'Replay' : 'Purge';
-    if (!(await confirmAction(verb + ' dead letter ' + deadLetter.id + ' ' + target + '?'))) return false;
+    if (!(await confirmAction(verb + ' dead letter ' + deadLetter.id + ' ' + target + '?' + behind(action, deadLetter.key, waiting)))) return false;
+    const post = (body) => api('/admin/dead-letters/' + deadLetter.id + '/' + action, { method: 'POST', body: JSON.stringify(body) });
     try {
-      const result = await api('/admin/dead-letters/' + deadLetter.id + '/' + action, { method: 'POST', body: '{}' });
+      let result;
+      try {
+        result = await post(action === 'purge' && waiting ? { confirm: true } : {});
+      } catch (error) {
+        if (error.status !== 409 || !error.body || error.body.error !== 'confirmation_required') throw error;
+        const parked = error.body.parked.reduce((sum, entry) => sum + entry.parkedEvents, 0);
+        if (!(await confirmAction('Purge dead letter ' + deadLetter.id + ' anyway?' + behind('purge', deadLetter.key, parked)))) return false;
+        result = await post({ confirm: true });
+      }
       const done = action === 'replay' ? result.replayed : result.purged;
       flash(done.length ? (action === 'replay' ? 'Replayed ' : 'Purged ') + deadLetter.id : 'Nothing changed: the dead letter is no longer in status dead', done.length === 0);
     } catch (error) {

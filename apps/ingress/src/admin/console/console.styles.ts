@@ -26,7 +26,7 @@ export const CONSOLE_STYLES = `
   .card { border: 1px solid #dde1e6; border-radius: 6px; padding: .5rem .8rem; min-width: 8rem; background: #fff; }
   .card b { display: block; font-size: 1.4rem; }
   .card.bad { border-color: #b42318; color: #b42318; }
-  .status-dead { color: #b42318; } .status-replaying { color: #b54708; } .status-resolved { color: #067647; } .status-purged { color: #57606a; }
+  .status-dead { color: #b42318; } .status-replaying { color: #b54708; } .status-resolved { color: #067647; } .status-purged { color: #57606a; } .status-parked { color: #8250df; }
   tr.overdue td { background: #fef3f2; color: #b42318; }
   .banner { background: #fef3f2; border: 1px solid #b42318; color: #b42318; border-radius: 6px; padding: .6rem 1rem; margin-bottom: 1rem; }
   .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 1rem; }

@@ -1,32 +1,28 @@
-import { CONSUMER_GROUPS } from '@app/contracts';
+import { GroupPartitionLag } from '@app/consumer-runtime';
 import { Database, managerRows } from '@app/db';
-import { AuditEntry, DEAD_LETTER_STORE_GROUP, DeadLetterAuditRepository } from '@app/dead-letters';
-import { findConsumerLag, PartitionLag } from '@app/kafka';
+import { AuditEntry, DeadLetterAuditRepository } from '@app/dead-letters';
 import { OutboxBacklog, OutboxRepository } from '@app/outbox';
-import { Inject, Injectable } from '@nestjs/common';
-import { AdminKafka } from '../admin-kafka';
-
-export const ADMIN_KAFKA_NAMESPACE = Symbol('ADMIN_KAFKA_NAMESPACE');
+import { Injectable } from '@nestjs/common';
+import { ConsumerLagProbe } from '../lag/consumer-lag.probe';
 
 /** GET /admin/backlog, /admin/lag and /admin/audit: what an operator looks at first. */
 @Injectable()
 export class GetOperationsUseCase {
   constructor(
     private readonly database: Database,
-    private readonly kafka: AdminKafka,
-    @Inject(ADMIN_KAFKA_NAMESPACE) private readonly namespace: string,
+    private readonly lagProbe: ConsumerLagProbe,
   ) {}
 
   async backlog(): Promise<OutboxBacklog> {
     return new OutboxRepository(managerRows((await this.database.connection()).manager)).backlog();
   }
 
-  /** Per group (the project's groups and the dead-letter store unless `groups` names others), topic and partition. */
-  async lag(groups: string[]): Promise<PartitionLag[]> {
-    const groupIds = groups.length
-      ? groups
-      : [...CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP].map((group) => `${this.namespace}${group}`);
-    return findConsumerLag(await this.kafka.admin(), groupIds);
+  /**
+   * Per group, topic and partition: the groups named by id, or every group (the project's, those a consumers process
+   * registered, and the dead-letter store), each partition counted, also those a group never committed on.
+   */
+  lag(groups: string[]): Promise<GroupPartitionLag[]> {
+    return this.lagProbe.reader.measure(groups);
   }
 
   async audit(limit: number): Promise<AuditEntry[]> {

@@ -12,7 +12,7 @@ export interface ConsumerGroupView {
   topics: string[];
   /** `batch` or `key` (records of different keys at once); null until a consumers process has started the group. */
   concurrency: Concurrency | null;
-  /** Null while Kafka does not answer, or when the group never committed anything. */
+  /** Null while Kafka does not answer, or when no topic of the group is known (no process has started it). */
   lag: number | null;
   /** Dead letters waiting in status `dead`. */
   dead: number;

@@ -3,6 +3,7 @@ import {
   ConfirmationRequiredError,
   ParkedKeysRepository,
   ParkedKeySummary,
+  ParkingStats,
   purgeParkedKey,
   PurgeParkedKeyResult,
 } from '@app/dead-letters';
@@ -25,17 +26,20 @@ function optionalText(input: Record<string, unknown>, name: string): string | un
 
 /**
  * GET /admin/parked-keys (`group`, `key`, `limit`): the keys consumer groups hold back, longest parked first, each
- * with its head dead letter and the number of events waiting behind it. POST /admin/parked-keys/purge
+ * with its head dead letter and the number of events waiting behind it, and per group (of the filter) the keys, events
+ * and the oldest key's age in all, whatever the limit. POST /admin/parked-keys/purge
  * (`{group, key, dryRun?, confirm?}`): the key's dead letters and parked events purged and the key released, audited.
  */
 @Injectable()
 export class ParkedKeysUseCase {
   constructor(private readonly database: Database) {}
 
-  async list(query: Record<string, unknown>): Promise<{ items: ParkedKeySummary[] }> {
+  async list(query: Record<string, unknown>): Promise<{ items: ParkedKeySummary[]; byGroup: ParkingStats[] }> {
     const filter = { group: optionalText(query, 'group'), key: optionalText(query, 'key') };
     const limit = optionalPositiveInt(query, 'limit', 1000) ?? 100;
-    return { items: await new ParkedKeysRepository(await this.database.connection()).list(filter, limit) };
+    const parkedKeys = new ParkedKeysRepository(await this.database.connection());
+    const [items, stats] = await Promise.all([parkedKeys.list(filter, limit), parkedKeys.stats([])]);
+    return { items, byGroup: stats.filter((row) => !filter.group || row.group === filter.group) };
   }
 
   async purge(actor: string, body: Record<string, unknown>): Promise<PurgeParkedKeyResult> {
