@@ -1,10 +1,16 @@
-import { CatalogInput } from '@app/contracts';
+import { CatalogInput, CompatibilityMode, DEFAULT_COMPATIBILITY } from '@app/contracts';
 import { DEAD_LETTER_STORE_GROUP } from '@app/dead-letters';
 import { version } from '../../package.json';
 import { describeConsumerGroups } from '../../apps/consumers/src/consumer-groups.catalog';
 
 /** Where the catalogue is committed, from the repository root. */
 export const CATALOG_DIRECTORY = 'contracts';
+
+/**
+ * How the export and the gate in `npm test` judge a change to a published type: FULL_TRANSITIVE, new readers read
+ * old data and old readers read new data, against every committed revision.
+ */
+export const CATALOG_COMPATIBILITY: CompatibilityMode = DEFAULT_COMPATIBILITY;
 
 /** What the catalogue is generated from: every registered contract, every consumer group in the registry. */
 export function catalogInput(): CatalogInput {
