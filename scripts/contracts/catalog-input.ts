@@ -1,7 +1,9 @@
 import { CatalogInput, CompatibilityMode, DEFAULT_COMPATIBILITY } from '@app/contracts';
 import { DEAD_LETTER_STORE_GROUP } from '@app/dead-letters';
+import path from 'node:path';
 import { version } from '../../package.json';
 import { describeConsumerGroups } from '../../apps/consumers/src/consumer-groups.catalog';
+import { CONTRACTS_SOURCE, readContractDocs } from './contract-docs.reader';
 
 /** Where the catalogue is committed, from the repository root. */
 export const CATALOG_DIRECTORY = 'contracts';
@@ -12,7 +14,15 @@ export const CATALOG_DIRECTORY = 'contracts';
  */
 export const CATALOG_COMPATIBILITY: CompatibilityMode = DEFAULT_COMPATIBILITY;
 
-/** What the catalogue is generated from: every registered contract, every consumer group in the registry. */
+/**
+ * What the catalogue is generated from: every registered contract with its doc comments, every consumer group in the
+ * registry.
+ */
 export function catalogInput(): CatalogInput {
-  return { version, groups: describeConsumerGroups(), deadLetterStoreGroup: DEAD_LETTER_STORE_GROUP };
+  return {
+    version,
+    groups: describeConsumerGroups(),
+    deadLetterStoreGroup: DEAD_LETTER_STORE_GROUP,
+    docs: readContractDocs(path.resolve(__dirname, '../..', CONTRACTS_SOURCE)),
+  };
 }

@@ -265,6 +265,9 @@ describe('console pages for sagas, webhooks, the catalogue and open breakers', (
     const placed = page.locator('#catalog-types tr[data-type="shop.order.placed.v1"]');
     await placed.waitFor();
     expect(await placed.locator('a[data-schema]').getAttribute('href')).toBe('/catalog/schemas/shop.order.placed.v1');
+    expect(await placed.locator('.sub').first().textContent()).toBe(
+      'A customer placed an order at the shop; nothing is paid yet.',
+    );
     await page
       .locator('#catalog-topics tr[data-topic="shop.orders"] [data-group=ledger]', { hasText: 'finance' })
       .waitFor();

@@ -16,6 +16,7 @@ import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
 import { SagaStatusRepository } from './events/saga-status.repository';
+import { CloudEventTopics } from './events/topic-routing';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
 import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
@@ -62,6 +63,7 @@ export class IngressModule {
         { provide: SourceRegistry, useValue: sources },
         { provide: EventCatalog, useValue: catalog },
         { provide: ProducerTokens, useValue: new ProducerTokens(config.PRODUCER_TOKENS) },
+        { provide: CloudEventTopics, useValue: new CloudEventTopics(config.KAFKA_NAMESPACE) },
         { provide: APP_FILTER, useClass: ProblemFilter },
         {
           provide: BACKPRESSURE_SETTINGS,
