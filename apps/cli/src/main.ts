@@ -12,6 +12,7 @@ import { jobsCommand } from './commands/jobs.command';
 import { breakersCommand, lagCommand, outboxBacklogCommand } from './commands/ops.command';
 import { traceCommand } from './commands/trace.command';
 import { sagasCommand } from './commands/sagas.command';
+import { sourcesCommand } from './commands/sources.command';
 import { CliEnv } from './config/cli.env';
 
 export const USAGE = `hookrail — operate a hookrail installation
@@ -33,6 +34,9 @@ Usage:
   hookrail jobs                                             scheduled jobs: schedule, last run and success, overdue
                                                             (exits 1 when a job is overdue)
   hookrail jobs forget <name>                               drop a job that no process runs any more
+  hookrail sources                                          senders with rejected deliveries kept: how many by reason
+  hookrail sources rejections <name> [--limit N]            a sender's rejected deliveries, newest first (--json:
+                                                            headers without secrets, redacted body prefix)
   hookrail trace       <event id | sender event id | aggregate id>
                                                             one event's whole trail: received, published, each
                                                             group, dead letters and replays (who), agent task
@@ -165,6 +169,8 @@ export async function runCli(
         limit: values.limit,
         as: values.as,
       });
+    } else if (command === 'sources') {
+      await sourcesCommand(ctx, action, rest, { json: values.json, limit: values.limit });
     } else if (command === 'lag') {
       await lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
     } else if (command === 'breakers') {

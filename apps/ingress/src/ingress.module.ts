@@ -28,6 +28,7 @@ import { INGRESS_ENTITIES } from './ingress.entities';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { OperationsMetrics } from './metrics/operations.metrics';
+import { REJECTION_SETTINGS, RejectionLog } from './rejections/rejection-log';
 import { InboundEventsRetentionService } from './retention/inbound-events-retention.service';
 import { SourceRegistry } from './sources/source-registry';
 import { WebhookController } from './webhooks/webhook.controller';
@@ -55,6 +56,10 @@ export class IngressModule {
             retentionMinutes: config.OPS_SAMPLE_RETENTION_MINUTES,
           },
           outboundWebhooks: ssrfPolicyOf(config),
+          sources: {
+            sources: sources.all().map(({ name, scheme, topic }) => ({ name, scheme, topic })),
+            keptPerSource: config.REJECTIONS_KEPT_PER_SOURCE,
+          },
         }),
       ],
       controllers: [WebhookController, EventsController, HealthController, MetricsController, CatalogController],
@@ -83,6 +88,11 @@ export class IngressModule {
               config.GROUP_COMMIT_MAX_ROWS === 1 ? config.DATABASE_POOL_SIZE : config.GROUP_COMMIT_MAX_IN_FLIGHT,
           },
         },
+        {
+          provide: REJECTION_SETTINGS,
+          useValue: { keptPerSource: config.REJECTIONS_KEPT_PER_SOURCE, bodyPrefixChars: 1024 },
+        },
+        RejectionLog,
         BackpressureService,
         IngressMetrics,
         OperationsMetrics,

@@ -1,5 +1,6 @@
 import { ConfigError } from '@app/config';
 import { flattenErrors } from '@app/contracts';
+import { CLOUDEVENTS_SOURCE, UNKNOWN_SOURCE } from '@app/rejections';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { readFileSync } from 'node:fs';
@@ -39,6 +40,11 @@ export function loadSources(path: string, env: NodeJS.ProcessEnv = process.env):
       throw new ConfigError(`configuration error: ${where}: ${first.errors.join('; ')}`);
     }
     if (seen.has(config.name)) throw new ConfigError(`configuration error: ${where}: duplicate source name`);
+    if (config.name === CLOUDEVENTS_SOURCE || config.name === UNKNOWN_SOURCE)
+      throw new ConfigError(
+        `configuration error: ${where}: name "${config.name}" is reserved (the deliveries of POST /events and to ` +
+          'unknown source names are counted and kept under cloudevents and unknown)',
+      );
     seen.add(config.name);
     if (
       config.scheme === 'standard-webhooks' &&
