@@ -1,6 +1,6 @@
 import { saveBreakerState } from '@app/consumer-runtime';
 import { connect } from '@app/db';
-import { runCli } from '../../apps/cli/src/main';
+import { hookrailInProcess } from '../cli/hookrail-in-process';
 import { Ingress, startIngress } from '../ingress/ingress-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-the-breakers-test';
@@ -70,20 +70,7 @@ describe('circuit breakers for operators: GET /admin/breakers and `hookrail brea
   });
 
   it('prints one line per open breaker in `hookrail breakers`, and every breaker with --all', async () => {
-    const run = async (...args: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await runCli(
-        args,
-        (text) => out.push(text),
-        (text) => err.push(text),
-        {
-          ...process.env,
-          DATABASE_URL: ingress.database.url,
-        },
-      );
-      return { code, out };
-    };
+    const run = (...args: string[]) => hookrailInProcess(ingress.database.url, args);
     const open = await run('breakers');
     expect(open.code).toBe(0);
     expect(open.out).toHaveLength(1);

@@ -14,11 +14,11 @@ const ADMIN_TOKEN = 'admin-token-for-the-console-pages-test';
 const SCREENSHOTS = path.join(os.tmpdir(), 'hookrail-console-screenshots');
 
 /**
- * The console's pages for sagas, outbound webhooks, the catalogue and the breakers line, on the real ingress and
+ * The console's pages for sagas, outbound webhooks, sources, the catalogue and the breakers line, on the real ingress and
  * Postgres in headless Chromium at 1280 px: rows seeded as the coordinator, the webhooks workers and the consumer
  * runtime write them; each confirmed action checked in the database.
  */
-describe('console pages for sagas, webhooks, the catalogue and open breakers', () => {
+describe('console pages for sagas, webhooks, sources, the catalogue and open breakers', () => {
   let ingress: Ingress;
   let db: DataSource;
   let browser: Browser;
@@ -282,6 +282,26 @@ describe('console pages for sagas, webhooks, the catalogue and open breakers', (
     ]);
   });
 
+  it('lists the sources with their rejected deliveries, and shows one without its signature', async () => {
+    const body = JSON.stringify({ type: 'shop.order.placed.v1', data: { ...orderData(), amount: -5 } });
+    const headers = standardHeaders(secrets.standard[0], `msg_${randomUUID()}`, body);
+    expect((await post(`${ingress.url}/webhooks/shop`, body, headers)).status).toBe(400);
+    await page.click('nav a[data-page=sources]');
+    const shop = page.locator('#sources tr[data-source=shop]', { hasText: 'invalid_event ×1' });
+    await shop.waitFor();
+    expect(await page.locator('#sources tr[data-source=cloudevents]').textContent()).toContain('POST /events');
+    await shop.locator('[data-action=show]').click();
+    await page.locator('#source-rejections tr[data-reason=invalid_event]').waitFor();
+    await page.locator('#source-rejection-details', { hasText: 'amount must not be less than 0' }).waitFor();
+    const shown = await page.locator('#source-rejection-headers').textContent();
+    expect(shown).toContain(headers['webhook-id']);
+    expect(shown).not.toContain('webhook-signature');
+    expect(shown).not.toContain(headers['webhook-signature']);
+    expect(await page.locator('#source-rejection-body').textContent()).toContain('"amount":-5');
+    await fitsIn1280();
+    await shot('sources');
+  });
+
   it('shows the catalogue without the admin token, and the trail with the saga steps and the delivery', async () => {
     const catalogRequests: Array<string | undefined> = [];
     page.on('request', (request) => {
@@ -291,6 +311,9 @@ describe('console pages for sagas, webhooks, the catalogue and open breakers', (
     const placed = page.locator('#catalog-types tr[data-type="shop.order.placed.v1"]');
     await placed.waitFor();
     expect(await placed.locator('a[data-schema]').getAttribute('href')).toBe('/catalog/schemas/shop.order.placed.v1');
+    expect(await placed.locator('.sub').first().textContent()).toBe(
+      'A customer placed an order at the shop; nothing is paid yet.',
+    );
     await page
       .locator('#catalog-topics tr[data-topic="shop.orders"] [data-group=ledger]', { hasText: 'finance' })
       .waitFor();

@@ -14,12 +14,12 @@ export interface KafkaMessageView {
 /**
  * Validates Kafka messages against the committed catalogue, as a downstream team would: the value against
  * `contracts/schemas/<ce_type>.json` and the headers against the message's headers in `contracts/asyncapi.json`
- * (ajv, JSON Schema 2020-12, formats asserted). A type without a schema is checked against the headers of
+ * (ajv, JSON Schema 2020-12, the dialect the document declares, formats asserted). A type without a schema is checked against the headers of
  * `unregisteredEvent` only.
  */
 export class CatalogValidators {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
-  private readonly messages: Record<string, { headers: object }>;
+  private readonly messages: Record<string, { headers: { schemaFormat: string; schema: object } }>;
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor() {
@@ -37,7 +37,7 @@ export class CatalogValidators {
     const type = message.headers.ce_type ?? '';
     const messageKey = this.hasSchema(type) ? type : 'unregisteredEvent';
     const found = [
-      ...this.check(`headers:${messageKey}`, () => this.messages[messageKey].headers, message.headers, 'headers'),
+      ...this.check(`headers:${messageKey}`, () => this.messages[messageKey].headers.schema, message.headers, 'headers'),
     ];
     if (message.key === null || message.key === '') found.push('key: missing');
     if (message.headers.ce_subject !== undefined && message.key !== message.headers.ce_subject)
@@ -57,7 +57,7 @@ export class CatalogValidators {
 
   /** Problems of a dead letter's headers against the `deadLetter` message of the AsyncAPI document. */
   deadLetterProblems(headers: Record<string, string>): string[] {
-    return this.check('headers:deadLetter', () => this.messages.deadLetter.headers, headers, 'headers');
+    return this.check('headers:deadLetter', () => this.messages.deadLetter.headers.schema, headers, 'headers');
   }
 
   private check(key: string, schema: () => object, data: unknown, where: string): string[] {

@@ -79,6 +79,16 @@ describe('every message hookrail publishes validates against the exported catalo
     ]);
     expect(reader.messages[0].headers.ce_traceparent).toBe(TRACEPARENT);
 
+    // Each event of a registered type names its catalogue entry, which the ingress serves; the others name none.
+    expect(reader.messages.map((message) => message.headers.ce_dataschema)).toEqual([
+      'urn:hookrail:event:shop.order.placed.v1',
+      'urn:hookrail:event:shop.order.paid.v1',
+      'urn:hookrail:event:shop.order.cancelled.v1',
+      undefined,
+    ]);
+    const entry = await fetch(`${ingress.url}/catalog/schemas/${reader.messages[1].headers.ce_dataschema}`);
+    expect(await entry.json()).toMatchObject({ $id: 'urn:hookrail:event:shop.order.paid.v1' });
+
     // The same check finds what a broken message would get wrong.
     const { ce_id: _id, ...withoutId } = reader.messages[1].headers;
     expect(

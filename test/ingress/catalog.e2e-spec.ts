@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ingress, secrets, startIngress } from './ingress-harness';
+import { randomUUID } from 'node:crypto';
+import { Ingress, orderData, post, secrets, startIngress } from './ingress-harness';
 
 const committed = (file: string) => JSON.parse(readFileSync(path.resolve(__dirname, '../../contracts', file), 'utf8'));
 
@@ -36,6 +37,9 @@ describe('the event catalogue served by the ingress (/catalog)', () => {
     expect(schema).toMatchObject({ status: 200, body: committed('schemas/shop.order.paid.v1.json') });
     expect(schema.type).toContain('application/schema+json');
     expect((await get('/catalog/schemas/shop.order.paid.v1.json')).body).toEqual(schema.body);
+
+    // An event's ce_dataschema (the schema's $id) names the same entry.
+    expect((await get('/catalog/schemas/urn:hookrail:event:shop.order.paid.v1')).body).toEqual(schema.body);
 
     const unknown = await get('/catalog/schemas/shop.order.lost.v1');
     expect(unknown).toMatchObject({
@@ -79,6 +83,60 @@ describe('the event catalogue served by the ingress (/catalog)', () => {
     );
     for (const secret of [...secrets.standard, ...secrets.stripe, ...secrets.github, secrets.producerToken])
       for (const text of texts) expect(text).not.toContain(secret);
+  });
+});
+
+describe('the catalogue served by an ingress with KAFKA_NAMESPACE', () => {
+  let ingress: Ingress;
+
+  beforeAll(async () => {
+    ingress = await startIngress({ KAFKA_NAMESPACE: 'staging.' });
+  });
+
+  afterAll(() => ingress.close());
+
+  const get = async (route: string): Promise<any> => (await fetch(`${ingress.url}${route}`)).json();
+
+  it('names the topics and group ids as the namespaced processes use them', async () => {
+    const document = await get('/catalog/asyncapi.json');
+    expect(Object.keys(document.channels)).toEqual(Object.keys(committed('asyncapi.json').channels));
+    expect(document.info['x-hookrail-namespace']).toBe('staging.');
+    expect(document.channels['shop.orders']).toMatchObject({
+      address: 'staging.shop.orders',
+      bindings: { kafka: { topic: 'staging.shop.orders' } },
+    });
+    expect(document.channels['ledger.dlt'].address).toBe('staging.ledger.dlt');
+    expect(document.operations['ledger.receive.shop.orders'].bindings.kafka.groupId.enum).toEqual(['staging.ledger']);
+
+    const summary = await get('/catalog');
+    expect(summary.namespace).toBe('staging.');
+    expect(summary.types).toContainEqual(
+      expect.objectContaining({ type: 'shop.order.placed.v1', topics: ['staging.shop.orders'] }),
+    );
+    expect(summary.groups).toContainEqual(
+      expect.objectContaining({
+        group: 'ledger',
+        deadLetterTopic: 'staging.ledger.dlt',
+        replayTopic: 'staging.ledger.replay',
+      }),
+    );
+  });
+
+  it('routes POST /events to the namespaced topics the catalogue names', async () => {
+    const auth = { authorization: `Bearer ${secrets.producerToken}`, 'content-type': 'application/cloudevents+json' };
+    const event = (type: string, data: object) =>
+      JSON.stringify({ specversion: '1.0', id: randomUUID(), source: '/billing', type, subject: 'ord_ns', data });
+    const placed = await post(`${ingress.url}/events`, event('shop.order.placed.v1', orderData('ord_ns')), auth);
+    const other = await post(`${ingress.url}/events`, event('billing.invoice.sent.v1', { invoice: 1 }), auth);
+    expect([placed.status, other.status]).toEqual([202, 202]);
+    const rows = await ingress.query<{ event_id: string; topic: string }>(
+      'SELECT event_id, topic FROM outbox WHERE event_id = ANY($1::uuid[])',
+      [[placed.body.id, other.body.id]],
+    );
+    expect(Object.fromEntries(rows.map((row) => [row.event_id, row.topic]))).toEqual({
+      [placed.body.id as string]: 'staging.shop.orders',
+      [other.body.id as string]: 'staging.hookrail.inbound',
+    });
   });
 });
 

@@ -32,7 +32,11 @@ describe('POST /events (CloudEvents from internal producers)', () => {
     expect(row).toMatchObject({
       topic: 'shop.orders',
       key: 'ord_77',
-      headers: expect.objectContaining({ ce_source: '/billing', ce_type: 'shop.order.placed.v1' }),
+      headers: expect.objectContaining({
+        ce_source: '/billing',
+        ce_type: 'shop.order.placed.v1',
+        ce_dataschema: 'urn:hookrail:event:shop.order.placed.v1',
+      }),
     });
   });
 
@@ -45,6 +49,7 @@ describe('POST /events (CloudEvents from internal producers)', () => {
       'ce-source': '/crm',
       'ce-type': 'crm.account.updated.v1',
       'ce-partitionkey': 'acct_9',
+      'ce-dataschema': 'https://schemas.example/crm/account-updated.json',
     });
     expect(response.status).toBe(202);
     const [row] = await ingress.query<{ topic: string; key: string; value: string; headers: Record<string, string> }>(
@@ -53,6 +58,8 @@ describe('POST /events (CloudEvents from internal producers)', () => {
     );
     expect(row).toMatchObject({ topic: 'hookrail.inbound', key: 'acct_9', value: '{"seats":3}' });
     expect(row.headers.ce_partitionkey).toBe('acct_9');
+    // No contract for the type: the producer's own schema is passed on.
+    expect(row.headers.ce_dataschema).toBe('https://schemas.example/crm/account-updated.json');
   });
 
   it('401 without or with a wrong token, and nothing is written', async () => {

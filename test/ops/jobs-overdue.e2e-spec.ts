@@ -1,22 +1,10 @@
 import { freePort, waitFor } from '@app/testing';
-import { runCli } from '../../apps/cli/src/main';
+import { hookrailInProcess } from '../cli/hookrail-in-process';
 import { OpsBed } from './ops-bed';
 
 /** `hookrail …` in this process, against the bed's database unless `env` says otherwise. */
-async function hookrail(bed: OpsBed, args: string[], env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    args,
-    (text) => out.push(text),
-    (text) => err.push(text),
-    {
-      ...process.env,
-      DATABASE_URL: bed.ingress.database.url,
-      ...env,
-    },
-  );
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+function hookrail(bed: OpsBed, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return hookrailInProcess(bed.ingress.database.url, args, env);
 }
 
 const gauge = (metrics: string, name: string, job: string) =>

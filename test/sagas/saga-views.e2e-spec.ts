@@ -18,7 +18,7 @@ import {
 import { waitFor } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { runCli } from '../../apps/cli/src/main';
+import { hookrailInProcess } from '../cli/hookrail-in-process';
 import { ORDER_FULFILMENT, orderFulfilmentSaga } from '../../apps/consumers/src/fulfilment/order-fulfilment.saga';
 import { Ingress, orderData, post, secrets, startIngress } from '../ingress/ingress-harness';
 import { standardHeaders } from '../ingress/signing';
@@ -236,18 +236,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
     expect((await fetch(`${ingress.url}/admin/sagas`)).status).toBe(401);
 
     // The CLI shows the same, failed first.
-    const env = { ...process.env, DATABASE_URL: ingress.database.url, HOOKRAIL_OPERATOR: 'ops' };
-    const cli = async (...args: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await runCli(
-        args,
-        (text) => out.push(text),
-        (text) => err.push(text),
-        env,
-      );
-      return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-    };
+    const cli = (...args: string[]) => hookrailInProcess(ingress.database.url, args, { HOOKRAIL_OPERATOR: 'ops' });
     const listed = await cli('sagas', 'list');
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain('failed 1');
@@ -302,18 +291,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
     const again = await cancel({});
     expect(again.status).toBe(409);
     expect(await json(again)).toMatchObject({ error: 'saga_not_running', message: expect.stringContaining('pending') });
-    const env = { ...process.env, DATABASE_URL: ingress.database.url, HOOKRAIL_OPERATOR: 'ops' };
-    const cli = async (...args: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await runCli(
-        args,
-        (text) => out.push(text),
-        (text) => err.push(text),
-        env,
-      );
-      return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-    };
+    const cli = (...args: string[]) => hookrailInProcess(ingress.database.url, args, { HOOKRAIL_OPERATOR: 'ops' });
     expect(await cli('sagas', 'cancel', sagaId)).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('a cancel is already pending'),

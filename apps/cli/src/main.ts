@@ -21,6 +21,9 @@ Usage:
   hookrail jobs                                             scheduled jobs: schedule, last run and success, overdue
                                                             (exits 1 when a job is overdue)
   hookrail jobs forget <name>                               drop a job that no process runs any more
+  hookrail sources                                          senders with rejected deliveries kept: how many by reason
+  hookrail sources rejections <name> [--limit N]            a sender's rejected deliveries, newest first (--json:
+                                                            headers without secrets, redacted body prefix)
   hookrail trace       <event id | sender event id | aggregate id>
                                                             one event's whole trail: received, published, each
                                                             group, dead letters and replays (who), agent task

@@ -89,6 +89,10 @@ export async function runCommand(
         as: values.as,
         reason: values.reason,
       });
+    } else if (command === 'sources') {
+      await (
+        await import('./commands/sources.command')
+      ).sourcesCommand(ctx, action, rest, { json: values.json, limit: values.limit });
     } else if (command === 'lag') {
       await (await import('./commands/ops.command')).lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
     } else if (command === 'breakers') {

@@ -22,7 +22,10 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
   const exceptions = ssrfExceptions(ssrfPolicyOf(config));
   if (exceptions) logger.warn(exceptions, 'outbound webhooks: exceptions to the SSRF rules are configured');
   const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
-  const catalog = EventCatalog.load(config.CATALOG_DIR, config.KAFKA_BROKERS);
+  const catalog = EventCatalog.load(config.CATALOG_DIR, {
+    brokers: config.KAFKA_BROKERS,
+    namespace: config.KAFKA_NAMESPACE,
+  });
   if (!catalog.loaded) logger.warn({ directory: config.CATALOG_DIR }, 'no event catalogue; /catalog answers 404');
   // No Nest middleware in this app, so no middleware runner on every request either (skipMiddie).
   // maxParamLength: an event's trail is looked up by ids of up to 300 characters (GET /admin/events/:ref).

@@ -2,13 +2,15 @@ import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/d
 import { OperatorAuditEntity } from '@app/audit/entities';
 import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs/entities';
 import { OutboxMessageEntity } from '@app/outbox/entities';
+import { SourceRejectionEntity } from '@app/rejections/entities';
 import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks/entities';
 import { OpsSampleEntity } from './admin/charts/ops-sample.entity';
 import { InboundEventEntity } from './events/inbound-event.entity';
 
 /**
  * The tables the ingress writes: its events and their outbox rows, its jobs' heartbeats and schedules, the operator charts' samples, and the dead
- * letters and parked keys an operator replays or purges through `/admin` (with their audit).
+ * letters and parked keys an operator replays or purges through `/admin` (with their audit), and the deliveries it
+ * rejected (the newest few per source).
  */
 export const INGRESS_ENTITIES = [
   InboundEventEntity,
@@ -22,4 +24,5 @@ export const INGRESS_ENTITIES = [
   DeadLetterEntity,
   DeadLetterAuditEntity,
   ParkedKeyEntity,
+  SourceRejectionEntity,
 ];

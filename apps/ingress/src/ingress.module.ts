@@ -16,6 +16,7 @@ import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
 import { SagaStatusRepository } from './events/saga-status.repository';
+import { CloudEventTopics } from './events/topic-routing';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
 import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
@@ -27,6 +28,7 @@ import { INGRESS_ENTITIES } from './ingress.entities';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { OperationsMetrics } from './metrics/operations.metrics';
+import { REJECTION_SETTINGS, RejectionLog } from './rejections/rejection-log';
 import { InboundEventsRetentionService } from './retention/inbound-events-retention.service';
 import { SourceRegistry } from './sources/source-registry';
 import { WebhookController } from './webhooks/webhook.controller';
@@ -56,6 +58,10 @@ export class IngressModule {
             retentionMinutes: config.OPS_SAMPLE_RETENTION_MINUTES,
           },
           outboundWebhooks: ssrfPolicyOf(config),
+          sources: {
+            sources: sources.all().map(({ name, scheme, topic }) => ({ name, scheme, topic })),
+            keptPerSource: config.REJECTIONS_KEPT_PER_SOURCE,
+          },
         }),
       ],
       controllers: [WebhookController, EventsController, HealthController, MetricsController, CatalogController],
@@ -64,6 +70,7 @@ export class IngressModule {
         { provide: SourceRegistry, useValue: sources },
         { provide: EventCatalog, useValue: catalog },
         { provide: ProducerTokens, useValue: new ProducerTokens(config.PRODUCER_TOKENS) },
+        { provide: CloudEventTopics, useValue: new CloudEventTopics(config.KAFKA_NAMESPACE) },
         { provide: APP_FILTER, useClass: ProblemFilter },
         {
           provide: BACKPRESSURE_SETTINGS,
@@ -84,6 +91,11 @@ export class IngressModule {
             commitTimeoutMs: config.INGRESS_COMMIT_TIMEOUT_MS,
           } satisfies GroupCommitSettings,
         },
+        {
+          provide: REJECTION_SETTINGS,
+          useValue: { keptPerSource: config.REJECTIONS_KEPT_PER_SOURCE, bodyPrefixChars: 1024 },
+        },
+        RejectionLog,
         BackpressureService,
         IngressMetrics,
         OperationsMetrics,

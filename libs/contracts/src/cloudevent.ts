@@ -13,6 +13,8 @@ export interface CloudEvent<T = unknown> {
   datacontenttype: 'application/json';
   /** The aggregate the event belongs to; also the Kafka message key. */
   subject?: string;
+  /** URI of the schema `data` adheres to; hookrail sets it to the catalogue entry of every registered type. */
+  dataschema?: string;
   data: T;
   /** Extension attributes (lower-case alphanumerics), e.g. `traceparent`, `senderid`. */
   [extension: string]: unknown;

@@ -9,6 +9,8 @@ export const CE_HEADERS = {
   type: 'ce_type',
   time: 'ce_time',
   subject: 'ce_subject',
+  /** The catalogue entry of the data's schema (`urn:hookrail:event:<type>`), on every event of a registered type. */
+  dataschema: 'ce_dataschema',
   traceparent: 'ce_traceparent',
   contentType: 'content-type',
 } as const;

@@ -1,5 +1,6 @@
 export * from './cloudevent';
 export * from './event-registry';
+export * from './dataschema';
 export * from './headers';
 export * from './topics';
 export * from './events/common/order-fields';
@@ -35,6 +36,7 @@ export * from './catalog/catalog-channels';
 export * from './catalog/catalog-files';
 export * from './catalog/cloudevent-headers';
 export * from './catalog/compatibility';
+export * from './catalog/contract-docs';
 export * from './catalog/contract-schema.mapper';
 export * from './catalog/event-schemas';
 export * from './catalog/json-schema';

@@ -1,4 +1,5 @@
 import { CLOUDEVENTS_SPEC_VERSION, CloudEvent } from './cloudevent';
+import { dataSchemaOf } from './dataschema';
 import { CE_HEADERS } from './headers';
 
 /** A Kafka record as hookrail writes it: CloudEvents Kafka protocol binding, binary content mode. */
@@ -8,9 +9,25 @@ export interface KafkaRecord {
   headers: Record<string, string>;
 }
 
-const CORE_ATTRIBUTES = new Set(['specversion', 'id', 'source', 'type', 'time', 'subject', 'datacontenttype', 'data']);
+/** The CloudEvents 1.0 context attributes and `data`: everything else on an event is an extension. */
+export const CLOUDEVENTS_ATTRIBUTES: readonly string[] = [
+  'specversion',
+  'id',
+  'source',
+  'type',
+  'time',
+  'subject',
+  'dataschema',
+  'datacontenttype',
+  'data',
+];
+const CORE_ATTRIBUTES = new Set(CLOUDEVENTS_ATTRIBUTES);
 
-/** CloudEvent → Kafka record: data is the value, each attribute a `ce_` header, the subject (aggregate id) the key. */
+/**
+ * CloudEvent → Kafka record: data is the value, each attribute a `ce_` header, the subject (aggregate id) the key.
+ * `ce_dataschema` names the type's catalogue entry when hookrail has a contract for the type (whatever the event
+ * said), else the event's own `dataschema`, if any.
+ */
 export function toKafkaRecord(event: CloudEvent): KafkaRecord {
   const headers: Record<string, string> = {
     [CE_HEADERS.specversion]: event.specversion,
@@ -21,6 +38,8 @@ export function toKafkaRecord(event: CloudEvent): KafkaRecord {
     [CE_HEADERS.contentType]: event.datacontenttype,
   };
   if (event.subject) headers[CE_HEADERS.subject] = event.subject;
+  const dataschema = dataSchemaOf(event.type) ?? event.dataschema;
+  if (dataschema) headers[CE_HEADERS.dataschema] = dataschema;
   for (const [name, value] of Object.entries(event)) {
     if (!CORE_ATTRIBUTES.has(name) && value !== undefined && value !== null) headers[`ce_${name}`] = String(value);
   }
@@ -75,6 +94,7 @@ export function fromKafkaRecord(record: {
     time: header(record.headers, CE_HEADERS.time) ?? new Date(0).toISOString(),
     datacontenttype: 'application/json',
     subject: header(record.headers, CE_HEADERS.subject) ?? record.key?.toString() ?? undefined,
+    ...(header(record.headers, CE_HEADERS.dataschema) ? { dataschema: header(record.headers, CE_HEADERS.dataschema) } : {}),
     data,
   };
 }

@@ -64,6 +64,14 @@ describe('order fulfilment saga (real Kafka, Postgres, relay process and HTTP pr
         }),
       },
     ]);
+
+    // Every command, reply and outcome of the saga names its type's catalogue entry.
+    const published: Array<{ type: string; dataschema: string | null }> = await bed.dataSource.query(
+      `SELECT headers->>'ce_type' AS type, headers->>'ce_dataschema' AS dataschema FROM outbox WHERE key = $1`,
+      ['ord-happy'],
+    );
+    expect(published.length).toBeGreaterThanOrEqual(7);
+    expect(published.filter(({ type, dataschema }) => dataschema !== `urn:hookrail:event:${type}`)).toEqual([]);
   });
 
   it('refunds and then releases, in that order, when shipping fails for good; stock back, one charge, one refund', async () => {

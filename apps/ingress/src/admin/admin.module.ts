@@ -12,6 +12,7 @@ import { ConsumerLagProbe } from './lag/consumer-lag.probe';
 import { OperationsAdminController } from './operations.admin.controller';
 import { OperationsViewsAdminController } from './operations-views.admin.controller';
 import { SagasAdminController } from './sagas.admin.controller';
+import { SourcesAdminController } from './sources.admin.controller';
 import { ParkedKeysAdminController } from './parked-keys.admin.controller';
 import { ChangeDeadLettersUseCase } from './usecases/change-dead-letters.usecase';
 import { ListBreakersUseCase } from './usecases/list-breakers.usecase';
@@ -21,6 +22,7 @@ import { ListConsumerGroupsUseCase } from './usecases/list-consumer-groups.useca
 import { ListDeadLettersUseCase } from './usecases/list-dead-letters.usecase';
 import { ListJobsUseCase } from './usecases/list-jobs.usecase';
 import { ListSagasUseCase } from './usecases/list-sagas.usecase';
+import { ADMIN_SOURCES, AdminSources, ListSourcesUseCase } from './usecases/list-sources.usecase';
 import { RetrySagaUseCase } from './usecases/retry-saga.usecase';
 import { CancelSagaUseCase } from './usecases/cancel-saga.usecase';
 import { ParkedKeysUseCase } from './usecases/parked-keys.usecase';
@@ -38,11 +40,13 @@ export interface AdminSettings {
   opsSamples: { intervalMs: number; retentionMinutes: number };
   /** The SSRF rules a new webhook endpoint's URL is checked against. */
   outboundWebhooks: SsrfPolicy;
+  /** The configured webhook sources (no secrets) and how many rejected deliveries are kept of each. */
+  sources: AdminSources;
 }
 
 /**
  * /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, parked keys, outbound webhook
- * endpoints, sagas, scheduled jobs, consumer groups and
+ * endpoints, sagas, the sources and their rejected deliveries, scheduled jobs, consumer groups and
  * their owners, event trails, chart samples, and the operator console. Exports the lag probe for the ingress's `/metrics`.
  */
 @Module({})
@@ -60,6 +64,7 @@ export class AdminModule {
         SagasAdminController,
         ConsoleController,
         WebhookEndpointsAdminController,
+        SourcesAdminController,
       ],
       providers: [
         { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
@@ -86,6 +91,8 @@ export class AdminModule {
         RetrySagaUseCase,
         CancelSagaUseCase,
         ParkedKeysUseCase,
+        { provide: ADMIN_SOURCES, useValue: settings.sources },
+        ListSourcesUseCase,
       ],
       exports: [ConsumerLagProbe],
     };

@@ -1,10 +1,13 @@
 import {
   AsyncApiDocument,
+  CatalogDeployment,
   CatalogSummary,
+  forDeployment,
   JsonSchema,
+  namespacedSummary,
   readCatalogDirectory,
+  schemaId,
   schemasOf,
-  withBrokers,
 } from '@app/contracts';
 import path from 'node:path';
 import { notFound } from '../http/problem';
@@ -17,7 +20,8 @@ export interface CatalogIndex extends CatalogSummary {
 /**
  * The event catalogue as `npm run contracts:export` committed it (contracts/), read once at start: what downstream
  * teams may rely on, checked against the code by the contracts gate. Public, holds no secrets; the AsyncAPI
- * document names this deployment's brokers as its servers.
+ * document names this deployment's brokers as its servers, and under a KAFKA_NAMESPACE both it and the summary name
+ * the topics (and the document the group ids) as this deployment's processes use them.
  */
 export class EventCatalog {
   private constructor(
@@ -28,13 +32,14 @@ export class EventCatalog {
   ) {}
 
   /** An absent or empty directory gives an empty catalogue whose routes answer 404 saying so. */
-  static load(directory: string, brokers: readonly string[]): EventCatalog {
+  static load(directory: string, deployment: CatalogDeployment): EventCatalog {
     const files = readCatalogDirectory(path.resolve(directory));
     if (!files['asyncapi.json'] || !files['catalog.json']) return new EventCatalog(directory);
+    const summary = JSON.parse(files['catalog.json']) as CatalogSummary;
     return new EventCatalog(
       directory,
-      withBrokers(JSON.parse(files['asyncapi.json']) as AsyncApiDocument, brokers),
-      JSON.parse(files['catalog.json']) as CatalogSummary,
+      forDeployment(JSON.parse(files['asyncapi.json']) as AsyncApiDocument, deployment),
+      deployment.namespace ? namespacedSummary(summary, deployment.namespace) : summary,
       schemasOf(files),
     );
   }
@@ -56,10 +61,14 @@ export class EventCatalog {
     return this.required(this.asyncApi);
   }
 
-  /** `type` may end in `.json`, so that tools resolving a schema file by name find it too. */
+  /**
+   * `type` may end in `.json`, so that tools resolving a schema file by name find it too, or be the schema's `$id`
+   * (an event's `ce_dataschema`).
+   */
   schema(type: string): JsonSchema {
     this.required(this.summary);
-    const name = type.endsWith('.json') ? type.slice(0, -'.json'.length) : type;
+    const file = type.endsWith('.json') ? type.slice(0, -'.json'.length) : type;
+    const name = file.startsWith(schemaId('')) ? file.slice(schemaId('').length) : file;
     const schema = Object.prototype.hasOwnProperty.call(this.schemas, name) ? this.schemas[name] : undefined;
     if (!schema)
       throw notFound(

@@ -45,6 +45,13 @@ export class IngressEnv extends OutboundWebhooksEnv {
   @MinLength(16, { each: true, message: 'each token must be at least 16 characters' })
   PRODUCER_TOKENS: string[] = [];
 
+  /** Rejected deliveries kept per source (newest first) for /admin/sources, the console and `hookrail sources`. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  REJECTIONS_KEPT_PER_SOURCE = 100;
+
   /** Largest accepted request body, in bytes (413 above). */
   @Type(() => Number)
   @IsInt()

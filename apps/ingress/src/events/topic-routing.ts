@@ -1,6 +1,13 @@
 import { declaredTopicOf, TOPICS } from '@app/contracts';
 
-/** Topic of a CloudEvent posted by an internal producer: its declared route (EVENT_TOPIC_ROUTES), else hookrail.inbound. */
-export function topicForType(type: string): string {
-  return declaredTopicOf(type) ?? TOPICS.inbound;
+/**
+ * Topics of CloudEvents posted by internal producers (`POST /events`): a type's declared route (EVENT_TOPIC_ROUTES),
+ * else hookrail.inbound, with the deployment's KAFKA_NAMESPACE in front, as the consumers and `topics:create` name them.
+ */
+export class CloudEventTopics {
+  constructor(private readonly namespace: string) {}
+
+  topicOf(type: string): string {
+    return `${this.namespace}${declaredTopicOf(type) ?? TOPICS.inbound}`;
+  }
 }

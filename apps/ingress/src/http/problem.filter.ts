@@ -8,22 +8,31 @@ import { LOGGER } from '@app/logger';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
+import { CLOUDEVENTS_SOURCE, UNKNOWN_SOURCE } from '@app/rejections';
 import { IngressMetrics } from '../metrics/ingress.metrics';
 import { GroupCommitWriter } from '../events/group-commit.writer';
 import { OVERLOAD_RETRY_AFTER_SECONDS, OverloadedError } from '../events/overload';
+import { rejectedDelivery } from '../rejections/rejected-delivery';
+import { RejectionLog } from '../rejections/rejection-log';
+import { SourceRegistry } from '../sources/source-registry';
 import { Problem } from './problem';
-import { annotateRequest, requestFields } from './request-log';
+import { annotateRequest } from './request-log';
 
 /** Seconds a sender should wait before retrying when Postgres is unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** Renders every error as `{error, message, ...}`. Client mistakes are 4xx; only our own failures are 5xx. */
+/**
+ * Renders every error as `{error, message, ...}`. Client mistakes are 4xx; only our own failures are 5xx. A delivery
+ * it rejects (`POST /webhooks/:source`, `POST /events`) is counted by source and reason and kept for operators.
+ */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   constructor(
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly metrics: IngressMetrics,
     private readonly writer: GroupCommitWriter,
+    private readonly sources: SourceRegistry,
+    private readonly rejections: RejectionLog,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -32,13 +41,29 @@ export class ProblemFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const problem = this.toProblem(exception, request);
     annotateRequest(request, { outcome: problem.code });
-    if (request.routeOptions.url?.startsWith('/webhooks') || request.routeOptions.url === '/events') {
-      this.metrics.rejected(requestFields(request).source ?? 'unknown', problem.code);
+    const source = this.deliverySource(request);
+    if (source !== undefined) {
+      this.metrics.rejected(source, problem.reason);
+      // Only what the sender got wrong is kept: a 503 (overload, an outage) must not add writes to a struggling store.
+      if (problem.status < 500)
+        this.rejections.record(rejectedDelivery(request, problem, source, this.rejections.settings.bodyPrefixChars));
     }
     void reply
       .status(problem.status)
       .headers({ 'content-type': 'application/json; charset=utf-8', ...problem.headers })
       .send(JSON.stringify({ error: problem.code, message: problem.message, ...problem.details }));
+  }
+
+  /**
+   * Whose delivery a request was: its configured source, `unknown` for a name no source has (so that a scan of names
+   * adds no label values), `cloudevents` for `POST /events`; undefined for any other route.
+   */
+  private deliverySource(request: FastifyRequest): string | undefined {
+    const route = request.routeOptions.url;
+    if (route === '/events' && request.method === 'POST') return CLOUDEVENTS_SOURCE;
+    if (route !== '/webhooks/:source') return undefined;
+    const name = (request.params as { source?: string } | undefined)?.source;
+    return name && this.sources.find(name) ? name : UNKNOWN_SOURCE;
   }
 
   private toProblem(exception: unknown, request: FastifyRequest): Problem {

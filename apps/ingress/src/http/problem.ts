@@ -1,6 +1,8 @@
 /**
  * A client error with its HTTP status, a stable machine-readable code and a message that names what was wrong.
- * Rendered as `{"error": code, "message": message, ...details}` by the exception filter.
+ * Rendered as `{"error": code, "message": message, ...details}` by the exception filter. `reason` is what a rejected
+ * delivery is counted and kept under: the code, unless a finer one tells an operator more (a stale timestamp is an
+ * `invalid_signature` to the sender, `timestamp_outside_tolerance` to the operator).
  */
 export class Problem extends Error {
   constructor(
@@ -9,6 +11,7 @@ export class Problem extends Error {
     message: string,
     readonly details: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    readonly reason: string = code,
   ) {
     super(message);
   }
@@ -18,6 +21,9 @@ export const unknownSource = (name: string) =>
   new Problem(404, 'unknown_source', `no webhook source is configured under the name "${name}"`);
 export const unauthorized = (message: string) => new Problem(401, 'unauthorized', message);
 export const badSignature = (message: string) => new Problem(401, 'invalid_signature', message);
+/** A signed timestamp too old or too far ahead: a replay, or the sender's clock. */
+export const timestampOutsideTolerance = (message: string) =>
+  new Problem(401, 'invalid_signature', message, {}, {}, 'timestamp_outside_tolerance');
 export const unsupportedMediaType = (got: string | undefined, expected: string) =>
   new Problem(415, 'unsupported_media_type', `content-type ${got ? `"${got}"` : 'is missing'}; expected ${expected}`);
 export const malformed = (message: string) => new Problem(400, 'malformed_request', message);

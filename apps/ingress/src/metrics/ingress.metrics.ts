@@ -30,7 +30,9 @@ export class IngressMetrics {
 
   private readonly rejections = new Counter({
     name: 'hookrail_ingress_events_rejected_total',
-    help: 'Deliveries rejected by source and reason (the error code)',
+    help:
+      'Deliveries rejected by source (a configured one, cloudevents for POST /events, unknown for a name no source ' +
+      'has) and reason (the error code, or a finer one such as timestamp_outside_tolerance)',
     labelNames: ['source', 'reason'],
     registers: [this.registry],
   });
@@ -39,6 +41,12 @@ export class IngressMetrics {
     name: 'hookrail_ingress_shed_total',
     help: 'Deliveries answered 503 overloaded, by reason (cpu_saturated, queue_full, queue_delay, commit_timeout, pool_timeout)',
     labelNames: ['reason'],
+    registers: [this.registry],
+  });
+
+  private readonly unrecordedRejections = new Counter({
+    name: 'hookrail_ingress_rejections_unrecorded_total',
+    help: 'Rejected deliveries not kept in source_rejections: the write queue was full or the database unavailable',
     registers: [this.registry],
   });
 
@@ -86,5 +94,9 @@ export class IngressMetrics {
 
   rejected(source: string, reason: string): void {
     this.rejections.inc({ source, reason });
+  }
+
+  rejectionsUnrecorded(count: number): void {
+    this.unrecordedRejections.inc(count);
   }
 }

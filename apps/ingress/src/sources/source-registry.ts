@@ -27,4 +27,9 @@ export class SourceRegistry {
   find(name: string): RegisteredSource | undefined {
     return this.byName.get(name);
   }
+
+  /** Every configured source, in the order of the file. */
+  all(): Source[] {
+    return [...this.byName.values()].map(({ source }) => source);
+  }
 }

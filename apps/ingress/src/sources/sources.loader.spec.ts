@@ -46,6 +46,7 @@ describe('loadSources', () => {
     ['a bad topic', file([{ ...shop, topic: 'a topic' }]), /topic must be a valid Kafka topic name/],
     ['an unknown field', file([{ ...shop, secret: 'x' }]), /property secret should not exist/],
     ['a duplicate name', file([shop, shop]), /source #2 \(shop\): duplicate source name/],
+    ['a reserved name', file([{ ...shop, name: 'unknown' }]), /source #1 \(unknown\): name "unknown" is reserved/],
     [
       'an unset env secret',
       file([{ ...shop, secrets: ['env:NOPE'] }]),

@@ -1,5 +1,6 @@
 import { ConfigError, configErrorMessage } from '@app/config';
 import { flattenErrors } from '@app/contracts';
+import { CLOUDEVENTS_SOURCE, UNKNOWN_SOURCE } from '@app/rejections';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { readFileSync } from 'node:fs';
@@ -34,6 +35,11 @@ export function loadSources(path: string, env: NodeJS.ProcessEnv = process.env):
     const name: unknown = entry?.name;
     if (typeof name === 'string') {
       if (seen.has(name)) problems.push(`${where}: duplicate source name`);
+      if (name === CLOUDEVENTS_SOURCE || name === UNKNOWN_SOURCE)
+        problems.push(
+          `${where}: name "${name}" is reserved (the deliveries of POST /events and to unknown source names are ` +
+            'counted and kept under cloudevents and unknown)',
+        );
       seen.add(name);
     }
     const config = plainToInstance(SourceConfig, entry ?? {});

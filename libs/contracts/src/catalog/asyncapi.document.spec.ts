@@ -2,7 +2,7 @@ import { Parser } from '@asyncapi/parser';
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { asyncApiDocument, inlineDefinitions } from './asyncapi.document';
+import { asyncApiDocument, forDeployment, inlineDefinitions } from './asyncapi.document';
 import { catalogChannels, CatalogGroup } from './catalog-channels';
 import { eventSchemas } from './event-schemas';
 
@@ -103,8 +103,14 @@ describe('the AsyncAPI 3.0 document', () => {
     const message = (document().components as { messages: Record<string, Record<string, any>> }).messages[
       'shop.order.paid.v1'
     ];
-    expect(message.headers.properties.ce_type).toEqual({ type: 'string', const: 'shop.order.paid.v1' });
-    expect(message.headers.required).toEqual(
+    expect(message.headers.schemaFormat).toBe('application/schema+json;version=draft-2020-12');
+    expect(message.payload.schemaFormat).toBe('application/schema+json;version=draft-2020-12');
+    expect(message.headers.schema.properties.ce_type).toEqual({ type: 'string', const: 'shop.order.paid.v1' });
+    expect(message.headers.schema.properties.ce_dataschema).toMatchObject({
+      type: 'string',
+      const: 'urn:hookrail:event:shop.order.paid.v1',
+    });
+    expect(message.headers.schema.required).toEqual(
       expect.arrayContaining(['ce_specversion', 'ce_id', 'ce_source', 'ce_type', 'ce_time', 'content-type']),
     );
     expect(message.bindings.kafka.key).toMatchObject({ type: 'string' });
@@ -128,5 +134,25 @@ describe('the AsyncAPI 3.0 document', () => {
     };
     for (const data of [order, { ...order, customer: { id: 'cus_1' } }, { ...order, lineItems: [{ sku: 'a' }] }])
       expect(draft07.validate(payload, data)).toBe(draft2020.validate(schema, data));
+  });
+
+  it('is served under a namespace with every topic and group id prefixed, channel and operation ids unchanged', async () => {
+    const committed = document();
+    const served = forDeployment(committed, { brokers: ['kafka-9:9092'], namespace: 'staging.' });
+    expect(Object.keys(served.channels)).toEqual(Object.keys(committed.channels));
+    expect(served.channels['shop.orders']).toMatchObject({
+      address: 'staging.shop.orders',
+      bindings: { kafka: { topic: 'staging.shop.orders' } },
+    });
+    expect(served.channels['ledger.dlt']).toMatchObject({ address: 'staging.ledger.dlt' });
+    const operations = served.operations as Record<string, any>;
+    expect(operations['ledger.receive.shop.orders'].bindings.kafka.groupId.enum).toEqual(['staging.ledger']);
+    expect(operations['hookrail-dlq-store.receive.ledger.dlt'].bindings.kafka.groupId.enum).toEqual([
+      'staging.hookrail-dlq-store',
+    ]);
+    expect(served.servers).toEqual({ 'broker-1': expect.objectContaining({ host: 'kafka-9:9092' }) });
+    expect(await problems(served)).toEqual([]);
+    // Without a namespace only the servers change.
+    expect(forDeployment(committed, { brokers: ['kafka-9:9092'], namespace: '' }).channels).toEqual(committed.channels);
   });
 });

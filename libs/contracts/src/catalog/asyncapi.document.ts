@@ -1,8 +1,15 @@
+import { createHash } from 'node:crypto';
+import { schemaId } from '../dataschema';
 import { CatalogChannel, CatalogOwner } from './catalog-channels';
 import { cloudEventHeadersSchema, deadLetterHeadersSchema } from './cloudevent-headers';
 import { JsonSchema } from './json-schema';
 
 const KAFKA_BINDING_VERSION = '0.5.0';
+/**
+ * The one schema dialect of the document: every message's headers and payload are JSON Schema 2020-12, like the
+ * files in contracts/schemas (AsyncAPI 3.0 Multi Format Schema Objects).
+ */
+export const SCHEMA_FORMAT = 'application/schema+json;version=draft-2020-12';
 const UNREGISTERED = 'unregisteredEvent';
 const DEAD_LETTER = 'deadLetter';
 
@@ -11,8 +18,10 @@ export interface AsyncApiInput {
   version: string;
   /** Kafka bootstrap brokers, `host:port`. */
   brokers: readonly string[];
-  /** JSON Schema (2020-12) of each registered event type's data, by type. */
+  /** JSON Schema (2020-12) of each registered event type's data, by type, with its description and example. */
   schemas: Readonly<Record<string, JsonSchema>>;
+  /** Who publishes each type (its CloudEvents `source`), by type: the message's description and example say it. */
+  sources?: Readonly<Record<string, string>>;
   channels: readonly CatalogChannel[];
 }
 
@@ -24,8 +33,9 @@ const DESCRIPTION = [
   'aggregate id (`ce_subject`; the event id when there is none), so events of one aggregate stay in order on one',
   'partition. Delivery is at least once: dedupe on `ce_id`.',
   '',
-  'Types are versioned (`shop.order.placed.v1`): a version only ever gains optional fields; an incompatible change',
-  'is a new type (`…v2`). Subscribe to the types you understand and ignore the others.',
+  'Types are versioned (`shop.order.placed.v1`): a version changes only in ways both old and new readers accept',
+  '(optional fields come and go; bounds, enums and patterns stay); an incompatible change is a new type (`…v2`).',
+  'Subscribe to the types you understand and ignore the others.',
   '',
   'Each consumer group `G` has its own dead-letter topic `G.dlt` (the original message plus `hookrail_dlt_*`',
   'headers saying where and why it failed) and its own replay topic `G.replay`, which only `G` reads: a replay',
@@ -60,7 +70,8 @@ export function asyncApiDocument(input: AsyncApiInput): AsyncApiDocument {
   }
 
   const messages: Record<string, JsonSchema> = {};
-  for (const type of Object.keys(input.schemas).sort()) messages[type] = eventMessage(type, input.schemas[type]);
+  for (const type of Object.keys(input.schemas).sort())
+    messages[type] = eventMessage(type, input.schemas[type], input.sources?.[type]);
   if (usesUnregistered) messages[UNREGISTERED] = unregisteredMessage();
   if (usesDeadLetter) messages[DEAD_LETTER] = deadLetterMessage();
 
@@ -75,9 +86,46 @@ export function asyncApiDocument(input: AsyncApiInput): AsyncApiDocument {
   };
 }
 
-/** The same document with other brokers as its servers (the ingress serves its own KAFKA_BROKERS). */
-export function withBrokers(document: AsyncApiDocument, brokers: readonly string[]): AsyncApiDocument {
-  return { ...document, servers: serversOf(brokers) };
+/** Where a served document is: its brokers, and the namespace (`KAFKA_NAMESPACE`) in front of its topics and groups. */
+export interface CatalogDeployment {
+  brokers: readonly string[];
+  namespace: string;
+}
+
+/**
+ * The committed document as a deployment serves it: its brokers as the servers and, under a namespace, every
+ * channel's address and Kafka topic and every group id with the prefix (channel and operation ids stay as committed,
+ * so references into the document hold).
+ */
+export function forDeployment(document: AsyncApiDocument, deployment: CatalogDeployment): AsyncApiDocument {
+  const { namespace } = deployment;
+  const served: AsyncApiDocument = { ...document, servers: serversOf(deployment.brokers) };
+  if (!namespace) return served;
+  const prefix = (name: unknown) => `${namespace}${String(name)}`;
+  served.info = { ...(document.info as JsonSchema), 'x-hookrail-namespace': namespace };
+  served.channels = Object.fromEntries(
+    Object.entries(document.channels).map(([id, channel]) => {
+      const kafka = (channel.bindings as { kafka: JsonSchema }).kafka;
+      return [
+        id,
+        {
+          ...channel,
+          address: prefix(channel.address),
+          title: prefix(channel.title),
+          bindings: { kafka: { ...kafka, topic: prefix(kafka.topic) } },
+        },
+      ];
+    }),
+  );
+  served.operations = Object.fromEntries(
+    Object.entries(document.operations as Record<string, JsonSchema>).map(([id, operation]) => {
+      const kafka = (operation.bindings as { kafka?: { groupId?: { enum: string[] } } } | undefined)?.kafka;
+      if (!kafka?.groupId) return [id, operation];
+      const groupId = { ...kafka.groupId, enum: kafka.groupId.enum.map(prefix) };
+      return [id, { ...operation, bindings: { kafka: { ...kafka, groupId } } }];
+    }),
+  );
+  return served;
 }
 
 function serversOf(brokers: readonly string[]): Record<string, JsonSchema> {
@@ -157,17 +205,54 @@ const KEY = {
   description: 'The aggregate id (e.g. the order id): one aggregate, one partition, in order. The event id if none.',
 };
 
-function eventMessage(type: string, schema: JsonSchema): JsonSchema {
+/** A schema in the document's one dialect. */
+const inFormat = (schema: JsonSchema): JsonSchema => ({ schemaFormat: SCHEMA_FORMAT, schema });
+
+/**
+ * The message of a registered type: its description (the contract class's doc comment, the first sentence its
+ * summary), the CloudEvents headers, the payload (the type's schema, `$defs` inlined) and one example built from the
+ * schema's example, with the headers such a message carries.
+ */
+function eventMessage(type: string, schema: JsonSchema, source: string | undefined): JsonSchema {
+  const description = typeof schema.description === 'string' ? schema.description : undefined;
+  const { examples: _examples, ...payload } = inlineDefinitions(schema);
+  const example = Array.isArray(schema.examples) ? schema.examples[0] : undefined;
   return {
     name: type,
     title: type,
-    summary: `A ${type} CloudEvent (Kafka binary content mode).`,
+    summary: description ? firstSentence(description) : `A ${type} CloudEvent (Kafka binary content mode).`,
+    ...(description ? { description: source ? `${description}\n\nPublished by \`${source}\`.` : description } : {}),
     contentType: 'application/json',
-    headers: cloudEventHeadersSchema(type),
-    payload: inlineDefinitions(schema),
+    headers: inFormat(cloudEventHeadersSchema(type)),
+    payload: inFormat(payload),
     correlationId: { location: '$message.header#/ce_id', description: 'The event id: dedupe on it.' },
     bindings: { kafka: { key: KEY, bindingVersion: KAFKA_BINDING_VERSION } },
+    ...(example !== undefined && source
+      ? { examples: [{ name: 'example', summary: `One ${type} message.`, headers: exampleHeaders(type, source, example), payload: example }] }
+      : {}),
     'x-hookrail-schema': `schemas/${type}.json`,
+  };
+}
+
+function firstSentence(text: string): string {
+  const paragraph = text.split('\n\n')[0];
+  const end = paragraph.search(/\.(\s|$)/);
+  return end === -1 ? paragraph : paragraph.slice(0, end + 1);
+}
+
+/** The headers a message of `type` with data `example` carries; its id is derived from the type (stable output). */
+function exampleHeaders(type: string, source: string, example: unknown): Record<string, string> {
+  const hash = createHash('sha1').update(type).digest('hex');
+  const subject = (example as { orderId?: unknown } | null)?.orderId;
+  return {
+    ce_specversion: '1.0',
+    ce_id: `${hash.slice(0, 8)}-${hash.slice(8, 12)}-5${hash.slice(13, 16)}-a${hash.slice(17, 20)}-${hash.slice(20, 32)}`,
+    ce_source: source,
+    ce_type: type,
+    ce_time: '2025-06-01T12:00:00.000Z',
+    ...(typeof subject === 'string' ? { ce_subject: subject } : {}),
+    ce_dataschema: schemaId(type),
+    'content-type': 'application/json',
   };
 }
 
@@ -177,8 +262,8 @@ function unregisteredMessage(): JsonSchema {
     title: 'Event of a type without a registered schema',
     summary: 'A CloudEvent whose type hookrail has no contract for; its data is passed on unvalidated.',
     contentType: 'application/json',
-    headers: cloudEventHeadersSchema(),
-    payload: { description: 'The event data as received (any JSON).' },
+    headers: inFormat(cloudEventHeadersSchema()),
+    payload: inFormat({ description: 'The event data as received (any JSON).' }),
     bindings: { kafka: { key: KEY, bindingVersion: KAFKA_BINDING_VERSION } },
   };
 }
@@ -189,16 +274,15 @@ function deadLetterMessage(): JsonSchema {
     title: 'Dead letter',
     summary: 'A message a consumer group gave up on: the original key, value and headers, plus why.',
     contentType: 'application/json',
-    headers: deadLetterHeadersSchema(),
-    payload: { description: "The original message's value, byte for byte (usually event data as JSON)." },
+    headers: inFormat(deadLetterHeadersSchema()),
+    payload: inFormat({ description: "The original message's value, byte for byte (usually event data as JSON)." }),
     bindings: { kafka: { key: { type: 'string', description: "The original message's key." } } },
   };
 }
 
 /**
  * A 2020-12 contract schema as the AsyncAPI document holds it: its `$defs` inlined (a `#` pointer there would point
- * into the AsyncAPI document), without `$schema`, `$id` and `$defs`. Contracts use only keywords that mean the same
- * in draft-07, the AsyncAPI schema format.
+ * into the AsyncAPI document), without `$schema`, `$id` and `$defs`; the message's `schemaFormat` names the dialect.
  */
 export function inlineDefinitions(schema: JsonSchema): JsonSchema {
   const { $schema: _dialect, $id: _id, $defs, ...rest } = schema;

@@ -1,6 +1,9 @@
+import { schemaId } from '../dataschema';
+import { EVENT_TYPES } from '../event-registry';
 import { dltTopic, replayTopic } from '../topics';
 import { asyncApiDocument } from './asyncapi.document';
 import { CatalogChannel, catalogChannels, CatalogGroup } from './catalog-channels';
+import { ContractDocs } from './contract-docs';
 import { eventSchemas } from './event-schemas';
 import { JsonSchema } from './json-schema';
 
@@ -12,6 +15,8 @@ export interface CatalogInput {
   groups: readonly CatalogGroup[];
   /** Group id of the dead-letter store, which reads every `<group>.dlt`. */
   deadLetterStoreGroup: string;
+  /** The contract classes' doc comments: each type's description, source and example (required of every type). */
+  docs: ContractDocs;
 }
 
 /** What the console and other tools list: topics, types and versions, groups and owners (`contracts/catalog.json`). */
@@ -21,6 +26,9 @@ export interface CatalogSummary {
     type: string;
     name: string;
     version: number | null;
+    description?: string;
+    /** The `ce_dataschema` of its events: the `$id` of its schema. */
+    dataschema: string;
     topics: string[];
     consumers: Array<{ group: string; owner?: CatalogGroup['owner'] }>;
   }>;
@@ -40,25 +48,32 @@ export function parseVersionedType(type: string): { name: string; version: numbe
  * deterministic: the same contracts and groups give the same bytes, so a stale committed catalogue is a diff.
  */
 export function catalogFiles(input: CatalogInput): Record<string, string> {
-  const schemas = eventSchemas();
+  const schemas = eventSchemas(input.docs);
   const types = Object.keys(schemas);
+  const sources = Object.fromEntries(types.map((type) => [type, input.docs[EVENT_TYPES[type].name].source!]));
   const channels = catalogChannels(types, input.groups, input.deadLetterStoreGroup);
   const files: Record<string, string> = {};
   for (const [type, schema] of Object.entries(schemas)) files[`schemas/${type}.json`] = json(schema);
   files['asyncapi.json'] = json(
-    asyncApiDocument({ version: input.version, brokers: DEVELOPMENT_BROKERS, schemas, channels }),
+    asyncApiDocument({ version: input.version, brokers: DEVELOPMENT_BROKERS, schemas, sources, channels }),
   );
-  files['catalog.json'] = json(catalogSummary(input, types, channels));
+  files['catalog.json'] = json(catalogSummary(input, schemas, channels));
   return files;
 }
 
-function catalogSummary(input: CatalogInput, types: string[], channels: CatalogChannel[]): CatalogSummary {
+function catalogSummary(
+  input: CatalogInput,
+  schemas: Record<string, JsonSchema>,
+  channels: CatalogChannel[],
+): CatalogSummary {
   const groups = [...input.groups].sort((a, b) => a.group.localeCompare(b.group));
   return {
     version: input.version,
-    types: types.map((type) => ({
+    types: Object.keys(schemas).map((type) => ({
       type,
       ...parseVersionedType(type),
+      ...(typeof schemas[type].description === 'string' ? { description: schemas[type].description as string } : {}),
+      dataschema: schemaId(type),
       topics: channels.filter((c) => c.kind === 'events' && c.types.includes(type)).map((c) => c.topic),
       consumers: groups
         .filter((group) => group.handles.includes(type))
@@ -70,6 +85,23 @@ function catalogSummary(input: CatalogInput, types: string[], channels: CatalogC
       handles: [...group.handles].sort(),
       deadLetterTopic: dltTopic(group.group),
       replayTopic: replayTopic(group.group),
+    })),
+  };
+}
+
+/** The summary as a deployment serves it: under a namespace, every topic name with the prefix (group names stay). */
+export function namespacedSummary(summary: CatalogSummary, namespace: string): CatalogSummary & { namespace: string } {
+  const prefix = (topic: string) => `${namespace}${topic}`;
+  return {
+    ...summary,
+    namespace,
+    types: summary.types.map((entry) => ({ ...entry, topics: entry.topics.map(prefix) })),
+    topics: summary.topics.map((channel) => ({ ...channel, topic: prefix(channel.topic) })),
+    groups: summary.groups.map((group) => ({
+      ...group,
+      topics: group.topics.map(prefix),
+      deadLetterTopic: prefix(group.deadLetterTopic),
+      replayTopic: prefix(group.replayTopic),
     })),
   };
 }

@@ -1,4 +1,5 @@
 import { CLOUDEVENTS_SPEC_VERSION } from '../cloudevent';
+import { schemaId } from '../dataschema';
 import { CE_HEADERS, HOOKRAIL_HEADERS } from '../headers';
 import { JsonSchema } from './json-schema';
 
@@ -35,6 +36,20 @@ export function cloudEventHeadersSchema(type?: string): JsonSchema {
         type: 'string',
         description: 'The aggregate id (also the message key), when the event has one.',
       },
+      [CE_HEADERS.dataschema]: type
+        ? {
+            type: 'string',
+            const: schemaId(type),
+            description:
+              'The catalogue entry of the data\'s schema: the $id of schemas/<type>.json, served at ' +
+              'GET /catalog/schemas/<type>. Set by hookrail on every event of a registered type; a dead letter ' +
+              'replayed from an older installation may lack it.',
+          }
+        : {
+            type: 'string',
+            minLength: 1,
+            description: "The producer's own schema URI, when it gave one: hookrail has no contract for the type.",
+          },
       [CE_HEADERS.traceparent]: {
         type: 'string',
         pattern: TRACEPARENT,

@@ -1,6 +1,7 @@
 import * as cv from 'class-validator';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { ContractDocs, propertyDescription } from './contract-docs';
 import { JsonSchema } from './json-schema';
 
 /** JSON Schema dialect of every exported contract. */
@@ -17,13 +18,14 @@ type ContractClass = abstract new (...args: never[]) => object;
  * A contract class → JSON Schema 2020-12, read from the class-validator metadata the code validates with (inherited
  * properties included, as validateSync sees them) and class-transformer's `@Type` for nested classes. Nested classes
  * go to `$defs`. A decorator without a mapping, or a rule the schema could not state exactly, throws a CatalogError
- * instead of producing a schema that says less or more than the code checks.
+ * instead of producing a schema that says less or more than the code checks. `docs` (the classes' doc comments)
+ * describe the properties and the nested classes; `examples` goes in as given.
  */
 export function contractSchema(
   target: ContractClass,
-  about: { id: string; title: string; description?: string },
+  about: { id: string; title: string; description?: string; examples?: unknown[]; docs?: ContractDocs },
 ): JsonSchema {
-  const builder = new SchemaBuilder();
+  const builder = new SchemaBuilder(about.docs ?? {});
   const root = builder.objectSchema(target);
   const defs = builder.definitions();
   return {
@@ -33,12 +35,15 @@ export function contractSchema(
     ...(about.description ? { description: about.description } : {}),
     ...root,
     ...(Object.keys(defs).length ? { $defs: defs } : {}),
+    ...(about.examples ? { examples: about.examples } : {}),
   };
 }
 
 class SchemaBuilder {
   private readonly names = new Map<ContractClass, string>();
   private readonly defs = new Map<string, JsonSchema>();
+
+  constructor(private readonly docs: ContractDocs) {}
 
   definitions(): Record<string, JsonSchema> {
     return Object.fromEntries([...this.defs.entries()].sort(([a], [b]) => a.localeCompare(b)));
@@ -52,7 +57,8 @@ class SchemaBuilder {
     const required: string[] = [];
     for (const [name, list] of Object.entries(storage.groupByPropertyName(metadatas))) {
       const property = this.propertySchema(target, name, list);
-      properties[name] = property.schema;
+      const description = propertyDescription(this.docs, target, name);
+      properties[name] = description ? { description, ...property.schema } : property.schema;
       if (property.required) required.push(name);
     }
     return { type: 'object', properties, ...(required.length ? { required } : {}) };
@@ -65,7 +71,8 @@ class SchemaBuilder {
       for (let n = 2; this.defs.has(name); n++) name = `${target.name}${n}`;
       this.names.set(target, name);
       this.defs.set(name, {}); // placeholder: a class that refers to itself finds its name
-      this.defs.set(name, { title: target.name, ...this.objectSchema(target) });
+      const description = this.docs[target.name]?.description;
+      this.defs.set(name, { title: target.name, ...(description ? { description } : {}), ...this.objectSchema(target) });
     }
     return { $ref: `#/$defs/${name}` };
   }

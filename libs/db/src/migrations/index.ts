@@ -18,6 +18,7 @@ import { AnalyticsDailyTotals1764580000001 } from './1764580000001-AnalyticsDail
 import { ParkedKeys1764590000001 } from './1764590000001-ParkedKeys';
 import { WebhookFailedDeliveriesIndex1764610000001 } from './1764610000001-WebhookFailedDeliveriesIndex';
 import { ConsumerGroupConcurrency1764620000001 } from './1764620000001-ConsumerGroupConcurrency';
+import { SourceRejections1764632000001 } from './1764632000001-SourceRejections';
 import { SagaRetriesAndCancellation1764633000001 } from './1764633000001-SagaRetriesAndCancellation';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   ParkedKeys1764590000001,
   WebhookFailedDeliveriesIndex1764610000001,
   ConsumerGroupConcurrency1764620000001,
+  SourceRejections1764632000001,
   SagaRetriesAndCancellation1764633000001,
 ];

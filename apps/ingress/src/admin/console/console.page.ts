@@ -23,7 +23,7 @@ export const CONSOLE_PAGE = `<!doctype html>
   <nav id="nav" hidden>${CONSOLE_PAGES.map((page) => `<a href="#/${page.id}" data-page="${page.id}">${page.title}</a>`).join('')}</nav>
   <span class="spacer"></span>
   <form id="find-event" hidden><input id="find-event-ref" aria-label="event id, sender event id or aggregate id"
-    placeholder="event, sender or aggregate id" size="26" maxlength="300"><button type="submit">Trace</button></form>
+    placeholder="event, sender or order id" size="20" maxlength="300"><button type="submit">Trace</button></form>
   <span id="who"></span><button id="sign-out" hidden>Sign out</button>
 </header>
 <form id="login" hidden>

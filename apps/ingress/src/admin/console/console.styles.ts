@@ -2,10 +2,10 @@
 export const CONSOLE_STYLES = `
   * { box-sizing: border-box; }
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1d232a; background: #f6f7f9; }
-  header { display: flex; gap: 1rem; align-items: center; padding: .5rem 1.2rem; background: #1d232a; color: #fff; }
-  header h1 { font-size: 1.1rem; margin: 0 1rem 0 0; }
+  header { display: flex; flex-wrap: wrap; gap: .4rem .6rem; align-items: center; padding: .5rem 1.2rem; background: #1d232a; color: #fff; }
+  header h1 { font-size: 1.1rem; margin: 0 .4rem 0 0; }
   header nav { display: flex; gap: .2rem; }
-  header nav a { color: #c9d1d9; text-decoration: none; padding: .3rem .6rem; border-radius: 4px; white-space: nowrap; }
+  header nav a { color: #c9d1d9; text-decoration: none; padding: .3rem .45rem; border-radius: 4px; white-space: nowrap; }
   header nav a.active, header nav a:hover { background: #31383f; color: #fff; }
   header .spacer { flex: 1; }
   header form { display: flex; gap: .3rem; }

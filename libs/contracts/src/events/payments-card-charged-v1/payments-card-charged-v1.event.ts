@@ -3,7 +3,20 @@ import { SagaReplyFieldsV1 } from '../common/saga-fields';
 
 export const PAYMENTS_CARD_CHARGED_V1 = 'payments.card-charged.v1';
 
-/** Reply: the provider charged the card. */
+/**
+ * Reply of payments: the provider charged the card.
+ *
+ * @source /participants/payments
+ * @example
+ * {
+ *   "sagaId": "5b0c9a1e-3f52-4d7e-9a61-2f8f0c1d4e77",
+ *   "commandId": "0e6f5d8c-1a2b-4c3d-8e9f-a0b1c2d3e4f5",
+ *   "orderId": "ord_4823c2af",
+ *   "chargeId": "ch_3c41d2",
+ *   "amount": 4200,
+ *   "currency": "EUR"
+ * }
+ */
 export class PaymentsCardChargedV1 extends SagaReplyFieldsV1 {
   /** The provider's charge id. */
   @IsString()
@@ -11,11 +24,12 @@ export class PaymentsCardChargedV1 extends SagaReplyFieldsV1 {
   @MaxLength(200)
   chargeId: string;
 
-  /** Minor units (cents). */
+  /** What was charged, in minor units of `currency` (cents). */
   @IsInt()
   @Min(0)
   amount: number;
 
+  /** ISO 4217 code, upper case, e.g. `EUR`. */
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code such as EUR' })
   currency: string;
 }

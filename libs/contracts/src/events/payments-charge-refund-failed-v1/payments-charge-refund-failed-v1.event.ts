@@ -2,5 +2,16 @@ import { SagaFailureReplyFieldsV1 } from '../common/saga-fields';
 
 export const PAYMENTS_CHARGE_REFUND_FAILED_V1 = 'payments.charge-refund-failed.v1';
 
-/** Reply: the provider refused the refund; a human must look. */
+/**
+ * Reply of payments: the provider refused the refund; a human must look.
+ *
+ * @source /participants/payments
+ * @example
+ * {
+ *   "sagaId": "5b0c9a1e-3f52-4d7e-9a61-2f8f0c1d4e77",
+ *   "commandId": "0e6f5d8c-1a2b-4c3d-8e9f-a0b1c2d3e4f5",
+ *   "orderId": "ord_4823c2af",
+ *   "reason": "charge already disputed"
+ * }
+ */
 export class PaymentsChargeRefundFailedV1 extends SagaFailureReplyFieldsV1 {}

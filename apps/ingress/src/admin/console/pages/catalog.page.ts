@@ -1,8 +1,8 @@
 import { ConsolePage } from '../console-parts';
 
 /**
- * The event catalogue (`GET /catalog`, public: read without the admin token): event types and their versions with a
- * link to each JSON Schema, topics with the groups that consume them, and each group's owner, dead-letter and replay
+ * The event catalogue (`GET /catalog`, public: read without the admin token): event types and their versions with
+ * their descriptions and a link to each JSON Schema, topics with the groups that consume them, and each group's owner, dead-letter and replay
  * topics. It changes only with a deployment, so it is read once per visit.
  */
 export const catalogPage: ConsolePage = {
@@ -34,9 +34,9 @@ export const catalogPage: ConsolePage = {
   const schema = (type, text) => h.el('a', { href: '/catalog/schemas/' + encodeURIComponent(type), target: '_blank', rel: 'noopener', 'data-schema': type }, text || type);
 
   function show(catalog) {
-    h.$('catalog-version').textContent = 'Catalogue version ' + catalog.version + '.';
+    h.$('catalog-version').textContent = 'Catalogue version ' + catalog.version + '.' + (catalog.namespace ? ' Topics in namespace ' + catalog.namespace + '.' : '');
     h.$('catalog-types').replaceChildren(h.table([
-      { title: 'event type', key: 'name' },
+      { title: 'event type', key: 'name', render: (row) => [row.name, row.description ? h.el('span', { class: 'sub' }, row.description) : null] },
       { title: 'version', key: 'version', numeric: true, render: (row) => row.version === null ? '–' : 'v' + row.version },
       { title: 'schema', key: 'schema', render: (row) => schema(row.type, 'JSON Schema') },
       { title: 'topics', key: 'topics', render: (row) => row.topics.join(', ') },

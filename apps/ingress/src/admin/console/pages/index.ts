@@ -5,6 +5,7 @@ import { eventTrailPage } from './event-trail.page';
 import { jobsPage } from './jobs.page';
 import { overviewPage } from './overview.page';
 import { sagasPage } from './sagas.page';
+import { sourcesPage } from './sources.page';
 import { webhookEndpointsPage } from './webhook-endpoints.page';
 
 /** The console's pages, in the order of the navigation; the first is where it opens. A new page: a file and a line. */
@@ -13,6 +14,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   deadLettersPage,
   sagasPage,
   webhookEndpointsPage,
+  sourcesPage,
   jobsPage,
   catalogPage,
   eventTrailPage,

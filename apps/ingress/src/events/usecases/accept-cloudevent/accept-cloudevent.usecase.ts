@@ -1,3 +1,4 @@
+import { CLOUDEVENTS_ATTRIBUTES } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { BackpressureService } from '../../../backpressure/backpressure.service';
 import { CloudEventV1, HTTP } from 'cloudevents';
@@ -6,7 +7,7 @@ import { malformed, unsupportedMediaType } from '../../../http/problem';
 import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../event-checks';
 import { receivedHeaders } from '../../received-headers';
 import { traceExtensions } from '../../trace-context';
-import { topicForType } from '../../topic-routing';
+import { CloudEventTopics } from '../../topic-routing';
 import { RecordEventResult, RecordEventUseCase } from '../record-event/record-event.usecase';
 import { ProducerTokens } from './producer-auth';
 
@@ -19,18 +20,7 @@ export interface AcceptCloudEventCommand {
 
 const STRUCTURED = /^application\/cloudevents\+json\s*(;.*)?$/i;
 const JSON_DATA = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
-const CORE = new Set([
-  'specversion',
-  'id',
-  'source',
-  'type',
-  'time',
-  'subject',
-  'datacontenttype',
-  'dataschema',
-  'data',
-  'data_base64',
-]);
+const CORE = new Set([...CLOUDEVENTS_ATTRIBUTES, 'data_base64']);
 const MAX_SOURCE_LENGTH = 100;
 
 /** POST /events — a CloudEvent (structured or binary HTTP mode) from an internal producer, recorded like a webhook. */
@@ -40,6 +30,7 @@ export class AcceptCloudEventUseCase {
     private readonly tokens: ProducerTokens,
     private readonly recordEvent: RecordEventUseCase,
     private readonly backpressure: BackpressureService,
+    private readonly topics: CloudEventTopics,
   ) {}
 
   async execute(command: AcceptCloudEventCommand): Promise<RecordEventResult & { source: string }> {
@@ -71,12 +62,14 @@ export class AcceptCloudEventUseCase {
     for (const [name, value] of Object.entries(event)) {
       if (!CORE.has(name) && value !== undefined && value !== null) extensions[name] = String(value);
     }
+    // Passed on for a type without a contract; the record names the catalogue entry of one with (toKafkaRecord).
+    if (typeof event.dataschema === 'string') extensions.dataschema = event.dataschema;
     const result = await this.recordEvent.execute({
       source,
       senderEventId: checkIdentifier('the CloudEvent id', event.id),
       type,
       aggregateId: checkIdentifier('the partition key (partitionkey, subject or id)', key),
-      topic: topicForType(type),
+      topic: this.topics.topicOf(type),
       ceSource: source,
       payload: structured ? body : { data: body },
       payloadJson: structured ? text : undefined,

@@ -1,0 +1,21 @@
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { AdminTokenGuard } from './admin-token.guard';
+import { ListSourcesUseCase } from './usecases/list-sources.usecase';
+
+/** The senders and the deliveries rejected of each (headers without secrets, a redacted body prefix). Bearer ADMIN_TOKEN. */
+@Controller('admin/sources')
+@UseGuards(AdminTokenGuard)
+export class SourcesAdminController {
+  constructor(private readonly listSources: ListSourcesUseCase) {}
+
+  @Get()
+  list() {
+    return this.listSources.list();
+  }
+
+  /** Query: `limit` (1 to REJECTIONS_KEPT_PER_SOURCE, default all kept). */
+  @Get(':name/rejections')
+  rejections(@Param('name') name: string, @Query() query: Record<string, unknown>) {
+    return this.listSources.rejections(name, query);
+  }
+}

@@ -1,0 +1,1 @@
+export * from './source-rejection.entity';

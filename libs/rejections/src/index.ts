@@ -1,0 +1,2 @@
+export * from './source-rejections.repository';
+export * from './source-rejections.summary';
