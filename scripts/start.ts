@@ -1,16 +1,47 @@
-// npm start — everything on one machine: Kafka (when none is reachable), migrations, topics, and the three apps
-// with prefixed logs. Ctrl-C stops the apps, and the broker too when this command started it.
-import { execFileSync, spawnSync } from 'node:child_process';
+// npm start — the development profile: everything on one machine. Kafka (when none is reachable), migrations,
+// topics, the three apps and the development servers (providers, model, webhook receiver) with prefixed logs; an app
+// that exits is started again. Secrets are generated once and kept in .hookrail/dev.env; a short banner says where
+// to go once everything is ready. One Ctrl-C stops the apps gracefully, and the broker when this command started it.
+import { developmentEnvFile, readDevelopmentEnv, repoRoot, writeDevelopmentEnv } from '@app/config';
+import { DEFAULT_DATABASE_URL } from '@app/db';
+import concurrently, { ConcurrentlyCommandInput } from 'concurrently';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from './lib/repo-root';
 import { tcpReachable } from './lib/tcp-reachable';
-import concurrently from 'concurrently';
+import { waitUntilReady } from './lib/wait-until-ready';
 
 const root = repoRoot();
+const profileFile = developmentEnvFile(process.env, root) as string;
+const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
+
+/**
+ * The profile's variables: generated secrets, outbound webhooks allowed to the development receiver, and the
+ * database they belong to. Written when something in it is new.
+ */
+function developmentProfile(): Record<string, string> {
+  const kept = readDevelopmentEnv(profileFile) ?? {};
+  const profile = {
+    ADMIN_TOKEN: randomBytes(24).toString('hex'),
+    SHOP_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+    OUTBOUND_WEBHOOKS_ALLOW_HOSTS: '127.0.0.1,::1,localhost',
+    OUTBOUND_WEBHOOKS_ALLOW_HTTP: 'true',
+    OUTBOUND_WEBHOOKS_ALLOW_PORTS: process.env.WEBHOOK_RECEIVER_PORT || '4014',
+    ...kept,
+    DATABASE_URL: process.env.DATABASE_URL as string,
+  };
+  if (Object.entries(profile).some(([name, value]) => kept[name] !== value)) writeDevelopmentEnv(profileFile, profile);
+  return profile;
+}
+
+/** A package.json script run by node itself (no npm or shell in between, so that a signal reaches it once). */
+function command(script: string, name: string, prefixColor: string): ConcurrentlyCommandInput {
+  return { command: `exec ${scripts[script]}`, name, prefixColor };
+}
 
 function step(script: string): void {
-  const result = spawnSync('npm', ['run', '--silent', script], { cwd: root, stdio: 'inherit', env: process.env });
+  const result = spawnSync('/bin/sh', ['-c', scripts[script]], { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) {
     console.error(`start: npm run ${script} failed; not starting the apps`);
     process.exit(1);
@@ -18,7 +49,8 @@ function step(script: string): void {
 }
 
 async function main(): Promise<void> {
-  process.env.DATABASE_URL ||= 'postgres://postgres@127.0.0.1:5432/hookrail';
+  const started = Date.now();
+  process.env.DATABASE_URL ||= DEFAULT_DATABASE_URL;
   process.env.KAFKA_BROKERS ||= '127.0.0.1:9092';
   process.env.HOOKRAIL_SOURCES ||= path.join(root, 'config/sources.example.json');
   // The apps write to concurrently's pipes, not to this terminal: tell them to write readable, coloured lines anyway.
@@ -26,21 +58,10 @@ async function main(): Promise<void> {
     process.env.LOG_FORMAT ||= 'pretty';
     process.env.FORCE_COLOR ||= '1';
   }
-  if (!process.env.SHOP_WEBHOOK_SECRET) {
-    process.env.SHOP_WEBHOOK_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
-    console.log(
-      `start: SHOP_WEBHOOK_SECRET was not set; this run's secret for the "shop" source is ${process.env.SHOP_WEBHOOK_SECRET}`,
-    );
-  }
+  const profile = developmentProfile();
+  for (const [name, value] of Object.entries(profile)) process.env[name] ??= value;
   // Demo orders reserve stock that nobody stocked: every SKU starts with this many units at its first reservation.
   process.env.INVENTORY_INITIAL_STOCK ||= '1000';
-  if (!process.env.ADMIN_TOKEN) {
-    process.env.ADMIN_TOKEN = randomBytes(24).toString('hex');
-    console.log(`start: ADMIN_TOKEN was not set; this run's admin token is ${process.env.ADMIN_TOKEN}`);
-  }
-  // Local development: outbound webhooks may go to receivers on this machine, over http. Both apps log the exception.
-  process.env.OUTBOUND_WEBHOOKS_ALLOW_HOSTS ??= '127.0.0.1,::1,localhost';
-  process.env.OUTBOUND_WEBHOOKS_ALLOW_HTTP ??= 'true';
   let startedKafka = false;
   if (!(await tcpReachable(process.env.KAFKA_BROKERS.split(',')[0]))) {
     execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'up'], { stdio: 'inherit' });
@@ -53,32 +74,66 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => undefined);
   const { result } = concurrently(
     [
-      { command: 'npm run --silent start:ingress', name: 'ingress', prefixColor: 'cyan' },
-      { command: 'npm run --silent start:relay', name: 'relay', prefixColor: 'magenta' },
-      { command: 'npm run --silent start:consumers', name: 'consumers', prefixColor: 'green' },
+      command('start:ingress', 'ingress', 'cyan'),
+      command('start:relay', 'relay', 'magenta'),
+      command('start:consumers', 'consumers', 'green'),
       // The notifier and the agent talk to these development servers unless a real provider or model is configured.
-      ...(process.env.EMAIL_PROVIDER_URL
-        ? []
-        : [{ command: 'npm run --silent dev:email-provider', name: 'email', prefixColor: 'yellow' }]),
-      ...(process.env.MODEL_BASE_URL
-        ? []
-        : [{ command: 'npm run --silent dev:model', name: 'model', prefixColor: 'blue' }]),
+      ...(process.env.EMAIL_PROVIDER_URL ? [] : [command('dev:email-provider', 'email', 'yellow')]),
+      ...(process.env.MODEL_BASE_URL ? [] : [command('dev:model', 'model', 'blue')]),
       // The fulfilment saga's payments and shipping participants, likewise.
-      ...(process.env.PAYMENT_PROVIDER_URL
-        ? []
-        : [{ command: 'npm run --silent dev:payment-provider', name: 'payments', prefixColor: 'white' }]),
-      ...(process.env.SHIPPING_PROVIDER_URL
-        ? []
-        : [{ command: 'npm run --silent dev:shipping-provider', name: 'shipping', prefixColor: 'gray' }]),
+      ...(process.env.PAYMENT_PROVIDER_URL ? [] : [command('dev:payment-provider', 'payments', 'white')]),
+      ...(process.env.SHIPPING_PROVIDER_URL ? [] : [command('dev:shipping-provider', 'shipping', 'gray')]),
+      // Where the README's outbound endpoint points.
+      command('dev:webhook-receiver', 'receiver', 'blueBright'),
     ],
-    { prefix: 'name', killOthersOn: ['failure'], cwd: root },
+    {
+      prefix: 'name',
+      cwd: root,
+      // An app that exits (a dependency lost during start-up, a crash) is started again, after 1, 2, 4… seconds.
+      restartTries: 5,
+      restartDelay: 'exponential',
+      // Each in its own process group: the terminal's Ctrl-C reaches this process alone, which passes it on once.
+      spawn: (line, options) => spawn('/bin/sh', ['-c', line], { ...options, detached: true }),
+    },
   );
+  void waitUntilReady(readiness(), () => banner(Date.now() - started));
   const ok = await result.then(
     () => true,
     () => false,
   );
   if (startedKafka) execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'down'], { stdio: 'inherit' });
   process.exit(ok ? 0 : 1);
+}
+
+/** What the banner waits for: each app's readiness (the relay has only its metrics). */
+function readiness(): string[] {
+  const ingress = process.env.PORT || '3000';
+  return [
+    `http://127.0.0.1:${ingress}/readyz`,
+    `http://127.0.0.1:${process.env.METRICS_PORT || '9464'}/metrics`,
+    `http://127.0.0.1:${process.env.METRICS_PORT || '9465'}/readyz`,
+  ];
+}
+
+function banner(elapsedMs: number): void {
+  const ingress = `http://127.0.0.1:${process.env.PORT || '3000'}`;
+  const receiver = `http://127.0.0.1:${process.env.WEBHOOK_RECEIVER_PORT || '4014'}`;
+  console.log(
+    [
+      '',
+      `hookrail is ready (${(elapsedMs / 1000).toFixed(1)} s)`,
+      `  console       ${ingress}/admin`,
+      `  admin token   ${process.env.ADMIN_TOKEN}`,
+      `  shop secret   ${process.env.SHOP_WEBHOOK_SECRET}   (source "shop": ${ingress}/webhooks/shop)`,
+      `  kept in       ${path.relative(process.cwd(), profileFile)} (the same on every start; delete it for new secrets)`,
+      '  in a second shell:',
+      '    npm run webhook:send                 a signed order webhook',
+      '    npx hookrail lag                     the consumer groups',
+      `    npx hookrail endpoints add ${receiver}/hooks/orders --event-type 'shop.order.*'`,
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
 }
 
 main().catch((error: Error) => {

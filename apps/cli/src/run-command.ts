@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@app/config';
+import { ConfigError, developmentEnvFile, findRepoRoot, loadConfig, withDevelopmentEnv } from '@app/config';
+import { DEFAULT_DATABASE_URL } from '@app/db';
 import { errorMessage } from '@app/logger';
 import { CliContext, UsageError } from './cli-context';
 import { CliEnv } from './config/cli.env';
@@ -27,7 +28,9 @@ export async function runCommand(
   const positionals = [command, action, ...rest].filter((word) => word !== undefined);
   let ctx: CliContext | undefined;
   try {
-    ctx = new CliContext(loadConfig(CliEnv, env), out, err, !env.DATABASE_URL, ask);
+    // On npm start's installation, the CLI works under the same outbound-webhook allowances (its profile).
+    const settings = withDevelopmentEnv(env, developmentEnvFile(env, findRepoRoot()), DEFAULT_DATABASE_URL);
+    ctx = new CliContext(loadConfig(CliEnv, settings), out, err, !env.DATABASE_URL, ask);
     if (command === 'dlq') {
       await (
         await import('./commands/dlq.command')
