@@ -19,6 +19,8 @@ import { ParkedKeys1764590000001 } from './1764590000001-ParkedKeys';
 import { WebhookFailedDeliveriesIndex1764610000001 } from './1764610000001-WebhookFailedDeliveriesIndex';
 import { ConsumerGroupConcurrency1764620000001 } from './1764620000001-ConsumerGroupConcurrency';
 import { SagaRetriesAndCancellation1764633000001 } from './1764633000001-SagaRetriesAndCancellation';
+import { WebhookLeaseOwnersAndReplays1764635000001 } from './1764635000001-WebhookLeaseOwnersAndReplays';
+import { WebhookDueInOrderIndex1764635000002 } from './1764635000002-WebhookDueInOrderIndex';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -43,4 +45,6 @@ export const MIGRATIONS = [
   WebhookFailedDeliveriesIndex1764610000001,
   ConsumerGroupConcurrency1764620000001,
   SagaRetriesAndCancellation1764633000001,
+  WebhookLeaseOwnersAndReplays1764635000001,
+  WebhookDueInOrderIndex1764635000002,
 ];
