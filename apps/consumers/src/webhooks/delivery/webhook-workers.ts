@@ -137,7 +137,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
         metrics.leaseExpiries.inc();
         this.logger.warn(
           { group, eventId: delivery.eventId, deliveryId: delivery.id, previousWorker: delivery.priorClaimedBy },
-          'webhook delivery lease ran out; claimed again',
+          'webhook delivery taken over from another worker (its process was gone, or its lease ran out); sent again',
         );
       },
       leaseOwner: () => session?.leaseOwner ?? null,
