@@ -1,9 +1,10 @@
 import { freePort, orderEvent, produce, TestProcesses, waitFor } from '@app/testing';
+import { deleteWebhookEndpoint } from '@app/webhooks';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { WebhookReceiver } from './testing/webhook-receiver';
-import { addEndpoint, deliveryIn, deliveryOf, webhooksEnv } from './testing/webhooks-fixtures';
+import { addEndpoint, adminContext, deliveryIn, deliveryOf, webhooksEnv } from './testing/webhooks-fixtures';
 
-describe('outbound webhooks: delivery worker killed mid-request (kill -9)', () => {
+describe('outbound webhooks: a delivery worker killed mid-request (kill -9) or cut from its session', () => {
   let bed: ConsumersTestBed;
   let receiver: WebhookReceiver;
   const processes = new TestProcesses();
@@ -19,6 +20,33 @@ describe('outbound webhooks: delivery worker killed mid-request (kill -9)', () =
     await bed?.stop();
   });
 
+  it('stops the attempts in hand when its workers lose their session, and sends them again under a new one', async () => {
+    const consumers = await bed.startConsumers(webhooksEnv({ OUTBOUND_WEBHOOKS_LEASE_MS: '30000' }));
+    try {
+      const endpoint = await addEndpoint(bed.dataSource, receiver.url('/session'));
+      receiver.respond((request, attempt) =>
+        request.path === '/session' && attempt === 1 ? { hang: true } : { status: 200 },
+      );
+      const event = orderEvent('ord-session-lost');
+      await produce(bed.kafka, bed.topic, [event]);
+      const first = await waitFor(() => receiver.requestsFor(event.id, '/session')[0], {
+        what: 'the first attempt in flight',
+      });
+      await bed.dataSource.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = 'hookrail-webhook-listener'`,
+      );
+      // The hanging request is given up (its lease owner is gone, so it is another's now), and sent again.
+      await waitFor(() => first.doneAt, { what: 'the first request closed by the sender' });
+      const delivered = await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered', 10_000);
+      expect(receiver.requestsFor(event.id, '/session')).toHaveLength(2);
+      expect(delivered.attempts).toBeLessThanOrEqual(2);
+      await deleteWebhookEndpoint(adminContext(bed.dataSource), endpoint.id, 'test');
+    } finally {
+      await consumers.close();
+    }
+  });
+
   it('hands the delivery to the surviving process as soon as the dead one is gone, long before its lease ends', async () => {
     // The default 30 s lease: what brings the delivery back sooner is the dead process's database session ending.
     const env = bed.processEnv(
@@ -26,14 +54,16 @@ describe('outbound webhooks: delivery worker killed mid-request (kill -9)', () =
     );
     const endpoint = await addEndpoint(bed.dataSource, receiver.url('/crash'));
     // The first request is never answered: its worker is killed while it waits.
-    receiver.respond((_request, attempt) => (attempt === 1 ? { hang: true } : { status: 200 }));
+    receiver.respond((request, attempt) =>
+      request.path === '/crash' && attempt === 1 ? { hang: true } : { status: 200 },
+    );
     const ports = [await freePort(), await freePort()];
     const both = ports.map((port) => processes.start('consumers', { ...env, METRICS_PORT: String(port) }));
     await Promise.all(both.map((child) => child.waitForLog('webhook delivery workers running')));
     const event = orderEvent('ord-crash-webhook');
     await produce(bed.kafka, bed.topic, [event]);
 
-    await waitFor(() => receiver.inFlight === 1, { what: 'the first attempt in flight' });
+    await waitFor(() => receiver.inFlightAt('/crash') === 1, { what: 'the first attempt in flight' });
     const [{ claimed_by: claimedBy }] = await bed.dataSource.query(
       `SELECT claimed_by FROM webhook_deliveries WHERE event_id = $1`,
       [event.id],

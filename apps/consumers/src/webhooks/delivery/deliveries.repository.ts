@@ -19,7 +19,7 @@ export interface ClaimedDelivery {
   /** Claims so far, this one included. */
   attempts: number;
   fencingToken: string;
-  /** `sending` when this claim took over a lease that had run out (its worker died or stalled). */
+  /** `sending` when this claim took over from another worker (its process was gone, or its lease ran out). */
   priorState: 'pending' | 'sending';
   priorClaimedBy: string | null;
 }
