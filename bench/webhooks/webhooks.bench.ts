@@ -6,7 +6,7 @@
 //  2. Latency at RATE events/s through the ingress: event accepted (inbound_events.received_at) → delivered (the
 //     receiver's clock; the same machine).
 //  3. The same with one more endpoint that answers in 5 s: the fast endpoint's p99 must move by less than 10 %.
-//  4. The same beside eight endpoints answering in 5 s (that one disabled), each at the default in-flight cap of 8
+//  4. The same beside eight endpoints answering in 5 s (that one deleted), each at the default in-flight cap of 8
 //     (`maxInFlight`), which with the default 64 workers could hold the whole pool: every event goes to all nine, so
 //     the slow ones stay busy the whole run; the fast endpoint's p99 must stay within 2× of its figure in 2.
 import 'reflect-metadata';
@@ -119,7 +119,8 @@ async function main(): Promise<void> {
     const hookrailRate = (expected - 1) / ((times[times.length - 1] - times[0]) / 1000);
     const bodies = events.map((event) => JSON.stringify(event.data));
     const bare = await bareClient(receiverPort, bodies, ENDPOINTS, WORKERS);
-    for (const endpoint of bulk) await adminCall(port, 'POST', `/admin/webhook-endpoints/${endpoint}/disable`, {});
+    // Deleted, not disabled: a disabled endpoint would keep queueing the next phases' events.
+    for (const endpoint of bulk) await adminCall(port, 'DELETE', `/admin/webhook-endpoints/${endpoint}`, {});
 
     // 2. Latency at a fixed rate through the ingress.
     await createEndpoint(port, `${receiverUrl}/fast`, ['shop.order.*']);
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
     const beside = await latencyRun(db, port, secret, () => receipts('/fast'));
     const change = (beside.p99 - quiet.p99) / quiet.p99;
     // 4. The same beside eight endpoints answering in 5 s, each at the default cap.
-    await adminCall(port, 'POST', `/admin/webhook-endpoints/${slow}/disable`, {});
+    await adminCall(port, 'DELETE', `/admin/webhook-endpoints/${slow}`, {});
     for (let i = 0; i < SLOW_ENDPOINTS; i++)
       await createEndpoint(port, `${receiverUrl}/slow/${i}`, ['shop.order.*'], { maxInFlight: DEFAULT_CAP });
     const crowded = await latencyRun(db, port, secret, () => receipts('/fast'));
