@@ -178,13 +178,15 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
     dispatcher.start();
     retention.start();
     deadLetterFlush.committed();
+    // The session (this process's lease-owner lock) ends after the deliveries in hand went back, so that no other
+    // process takes them over while they are still being handed back.
     this.closers.unshift(
       () => clearInterval(goneOwners),
-      () => session.close(),
       () => clearInterval(sweep),
       () => retention.stop(),
       () => dispatcher.stop(),
       () => writer.close(),
+      () => session.close(),
       () => client.close(),
       () => producer.disconnect(),
     );
