@@ -258,7 +258,7 @@ describe('console pages for sagas, webhooks, sources, the catalogue and open bre
 
     // The dry run says how many; cancelling it sends nothing.
     await page.fill('#wh-since', '1h');
-    await confirmed(page.locator('#wh-replay button[type=submit]'), 'Dry run: 1 failed deliveries', 'cancel');
+    await confirmed(page.locator('#wh-replay button[type=submit]'), 'Dry run: 1 deliveries', 'cancel');
     expect(await db.query(`SELECT state, replay_count FROM webhook_deliveries WHERE id = $1`, [deliveryId])).toEqual([
       { state: 'failed', replay_count: 0 },
     ]);

@@ -226,7 +226,7 @@ describe('/admin/webhook-endpoints (real ingress and Postgres)', () => {
     expect(JSON.stringify(details)).not.toContain('whsec_');
   });
 
-  it('shows the delivery log with filters and attempts, replays one, and replays the failed ones since a time', async () => {
+  it('shows the delivery log with filters and attempts, replays one, and replays every one (or the failed ones) since a time', async () => {
     const { id } = await create();
     const seed = async (eventType: string, state: string, createdAgo: string) => {
       const [row] = await ingress.query<{ id: string }>(
@@ -279,8 +279,17 @@ describe('/admin/webhook-endpoints (real ingress and Postgres)', () => {
     });
 
     const dryRun = await call('POST', `/admin/webhook-endpoints/${id}/replay`, { body: { since: '1h', dryRun: true } });
-    expect(dryRun.body).toMatchObject({ dryRun: true, matched: 2, replayed: [] });
-    expect(dryRun.body.candidates.map((delivery: { id: string }) => delivery.id)).toEqual(failures);
+    expect(dryRun.body).toMatchObject({ dryRun: true, matched: 3, replayed: [] });
+    expect(dryRun.body.candidates.map((delivery: { id: string }) => delivery.id)).toEqual([...failures, delivered]);
+    const failedOnly = await call('POST', `/admin/webhook-endpoints/${id}/replay`, {
+      body: { since: '1h', status: 'failed', dryRun: true },
+    });
+    expect(failedOnly.body.candidates.map((delivery: { id: string }) => delivery.id)).toEqual(failures);
+    const badStatus = await call('POST', `/admin/webhook-endpoints/${id}/replay`, {
+      body: { since: '1h', status: 'pending' },
+    });
+    expect(badStatus.status).toBe(400);
+    expect(badStatus.body.message).toContain('status must be one of delivered, failed');
     const states = async () =>
       (
         await ingress.query<{ id: string; state: string }>(
@@ -295,7 +304,9 @@ describe('/admin/webhook-endpoints (real ingress and Postgres)', () => {
       `${delivered}:delivered`,
     ]);
 
-    const replay = await call('POST', `/admin/webhook-endpoints/${id}/replay`, { body: { since: '1h' } });
+    const replay = await call('POST', `/admin/webhook-endpoints/${id}/replay`, {
+      body: { since: '1h', status: 'failed' },
+    });
     expect(replay.body).toEqual({ dryRun: false, matched: 2, replayed: failures });
     expect(await states()).toEqual([
       `${oldFailure}:failed`,

@@ -36,8 +36,9 @@ Usage:
   hookrail endpoints delete <id>
   hookrail deliveries list <endpoint-id> [--status S] [--type T] [--since T] [--until T] [--limit N]
   hookrail deliveries show <endpoint-id> <delivery-id>      one delivery: payload and every attempt
-  hookrail deliveries replay <endpoint-id> <delivery-id> | --since T [--until T] [--dry-run]
-                                                            send again (the webhook-id stays the event id)
+  hookrail deliveries replay <endpoint-id> <delivery-id> | --since T [--until T] [--status S] [--dry-run]
+                                                            send again (the webhook-id stays the event id); --since:
+                                                            every delivery since T, or only --status delivered|failed
 
   hookrail sagas list  [--state S] [--type T] [--key K] [--limit N]   sagas, failed first, with counts per state
   hookrail sagas show  <id>                                  one saga: state, step, failure, every transition

@@ -1,4 +1,4 @@
-import { DeliverySummary, listDeliveries, replayDelivery, replayFailedDeliveries, showDelivery } from '@app/webhooks';
+import { DeliverySummary, listDeliveries, replayDelivery, replayDeliveries, showDelivery } from '@app/webhooks';
 import { CliContext, UsageError } from '../cli-context';
 import { formatFields, formatTable } from '../output/table';
 import { actorOf, asUsage, webhookAdmin } from './endpoints.command';
@@ -69,16 +69,17 @@ export async function deliveriesCommand(
       if (deliveryId && options.since)
         throw new UsageError('deliveries replay takes a delivery id or --since, not both');
       if (!deliveryId && !options.since)
-        throw new UsageError('deliveries replay needs a delivery id, or --since T for every failed delivery since T');
+        throw new UsageError('deliveries replay needs a delivery id, or --since T for every delivery since T');
       const result = await asUsage(() =>
         deliveryId
           ? replayDelivery(admin, endpointId, deliveryId, actor)
-          : replayFailedDeliveries(
+          : replayDeliveries(
               admin,
               endpointId,
               {
                 since: options.since,
                 ...(options.until && { until: options.until }),
+                ...(options.status && { status: options.status }),
                 ...(options.limit && { limit: options.limit }),
                 dryRun: options.dryRun,
               },
@@ -87,7 +88,7 @@ export async function deliveriesCommand(
       );
       if (options.json) return ctx.out(JSON.stringify(result, null, 2));
       if (result.dryRun) {
-        ctx.out(`dry run: would send ${result.matched} failed delivery(ies) again; nothing changed`);
+        ctx.out(`dry run: would send ${result.matched} delivery(ies) again; nothing changed`);
         if (result.candidates?.length) ctx.out(formatTable(result.candidates, COLUMNS));
         return;
       }

@@ -48,7 +48,7 @@ export class WebhookMetrics {
     });
     this.leaseExpiries = new Counter({
       name: 'hookrail_webhook_lease_expiries_total',
-      help: 'Claims that took over a webhook delivery whose lease had run out (its worker died or stalled)',
+      help: 'Claims that took over a webhook delivery from another worker (its process was gone, or its lease ran out)',
       registers,
     });
   }

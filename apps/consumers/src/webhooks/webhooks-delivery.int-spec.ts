@@ -1,6 +1,6 @@
 import { Closable } from '@app/config';
 import { orderEvent, produce, waitFor } from '@app/testing';
-import { replayDelivery, rotateWebhookSecret } from '@app/webhooks';
+import { replayDelivery, rotateWebhookSecret, showDelivery } from '@app/webhooks';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { WebhookReceiver } from './testing/webhook-receiver';
 import {
@@ -140,6 +140,55 @@ describe('outbound webhooks: signed deliveries, retries, refusals (real Kafka, P
       Array(5).fill(event.id),
     );
     expect(receiver.effectsAt('/flaky')).toEqual([event.id]);
+    receiver.respond(() => ({ status: 200 }));
+  });
+
+  it('logs every attempt the receiver has seen, from its start; a replay asked meanwhile goes after it', async () => {
+    const endpoint = await addEndpoint(bed.dataSource, receiver.url('/watched'), {
+      eventTypes: ['shop.order.placed.v1'],
+    });
+    receiver.respond((request, attempt) =>
+      request.path === '/watched' ? { status: attempt === 1 ? 500 : 200, delayMs: 300 } : { status: 200 },
+    );
+    const event = orderEvent('ord-watched');
+    await produce(bed.kafka, bed.topic, [event]);
+    // Read what the receiver has seen first, the log second: the log must never be behind.
+    const behind = new Set<string>();
+    await waitFor(
+      async () => {
+        const seen = receiver.requestsFor(event.id, '/watched');
+        const row = await deliveryOf(bed.dataSource, event.id, endpoint.id);
+        const log = row ? await attemptLog(bed.dataSource, row.id) : [];
+        if (log.length < seen.length) behind.add(`receiver saw ${seen.length}, log shows ${log.length}`);
+        return row?.state === 'delivered';
+      },
+      { what: 'the delivery delivered', intervalMs: 10 },
+    );
+    expect([...behind]).toEqual([]);
+
+    receiver.respond((request) => (request.path === '/watched' ? { status: 200, delayMs: 300 } : { status: 200 }));
+    const row = (await deliveryOf(bed.dataSource, event.id, endpoint.id))!;
+    await replayDelivery(adminContext(bed.dataSource), endpoint.id, row.id, 'test');
+    await waitFor(() => receiver.inFlightAt('/watched') === 1, { what: 'the replay in flight' });
+    const during = await showDelivery(adminContext(bed.dataSource), endpoint.id, row.id);
+    expect(during).toMatchObject({ state: 'sending', attempts: 1, replayCount: 1 });
+    expect(during.attemptLog.map((attempt) => [attempt.attempt, attempt.status])).toEqual([
+      [1, 500],
+      [2, 200],
+      [1, null],
+    ]);
+    // Asked while that attempt is in flight: it goes again once the attempt is over, not "already queued".
+    expect(await replayDelivery(adminContext(bed.dataSource), endpoint.id, row.id, 'test')).toMatchObject({
+      replayed: [row.id],
+    });
+    await waitFor(() => receiver.requestsFor(event.id, '/watched').length === 4, { what: 'the second replay sent' });
+    expect(await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered')).toMatchObject({ replay_count: 2 });
+    expect((await attemptLog(bed.dataSource, row.id)).map((attempt) => [attempt.attempt, attempt.status])).toEqual([
+      [1, 500],
+      [2, 200],
+      [1, 200],
+      [1, 200],
+    ]);
     receiver.respond(() => ({ status: 200 }));
   });
 

@@ -1,6 +1,6 @@
 import { Closable } from '@app/config';
 import { orderEvent, produce, waitFor } from '@app/testing';
-import { enableWebhookEndpoint, showWebhookEndpoint } from '@app/webhooks';
+import { disableWebhookEndpoint, enableWebhookEndpoint, showWebhookEndpoint } from '@app/webhooks';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { WebhookReceiver } from './testing/webhook-receiver';
 import { addEndpoint, adminContext, deliveryIn, deliveryOf, webhooksEnv } from './testing/webhooks-fixtures';
@@ -68,12 +68,40 @@ describe('outbound webhooks: disabled endpoints (410 Gone, failing too long) and
       ['pending', 0],
       ['pending', 0],
     ]);
-    expect(await deliveryOf(bed.dataSource, whileDisabled.id, gone.id)).toBeUndefined();
+    expect(await deliveryOf(bed.dataSource, whileDisabled.id, gone.id)).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+    });
 
     receiver.respond(() => ({ status: 200 }));
     await enableWebhookEndpoint(adminContext(bed.dataSource), gone.id, 'test');
-    for (const event of events) await deliveryIn(bed.dataSource, event.id, gone.id, 'delivered');
-    expect(receiver.effectsAt('/gone')).toEqual(expect.arrayContaining(events.map((event) => event.id)));
+    for (const event of [...events, whileDisabled]) await deliveryIn(bed.dataSource, event.id, gone.id, 'delivered');
+    expect(receiver.effectsAt('/gone')).toEqual([...events, whileDisabled].map((event) => event.id));
+  });
+
+  it('keeps the events that arrive while an operator has the endpoint disabled and sends them in order, once, when enabled', async () => {
+    const alive = await addEndpoint(bed.dataSource, receiver.url('/alive-2'), {
+      eventTypes: ['shop.order.cancelled.v1'],
+    });
+    const paused = await addEndpoint(bed.dataSource, receiver.url('/migrating'), {
+      eventTypes: ['shop.order.placed.v1'],
+      maxInFlight: 1,
+    });
+    receiver.respond(() => ({ status: 200 }));
+    await disableWebhookEndpoint(adminContext(bed.dataSource), paused.id, { reason: 'receiver migrating' }, 'test');
+    const events = Array.from({ length: 12 }, (_, i) => orderEvent(`ord-paused-${i % 3}`));
+    await produce(bed.kafka, bed.topic, events);
+    await workersWentRound(alive);
+    expect(receiver.requests.filter((request) => request.path === '/migrating')).toEqual([]);
+    expect((await showWebhookEndpoint(adminContext(bed.dataSource), paused.id)).queue).toEqual({
+      pending: events.length,
+      sending: 0,
+    });
+
+    await enableWebhookEndpoint(adminContext(bed.dataSource), paused.id, 'test');
+    for (const event of events) await deliveryIn(bed.dataSource, event.id, paused.id, 'delivered');
+    const arrived = receiver.requests.filter((request) => request.path === '/migrating');
+    expect(arrived.map((request) => request.webhookId)).toEqual(events.map((event) => event.id));
   });
 
   it('disables an endpoint whose every attempt failed for the configured period; its deliveries wait, not fail', async () => {

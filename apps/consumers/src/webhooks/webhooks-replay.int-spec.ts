@@ -1,7 +1,7 @@
 import { Closable } from '@app/config';
 import { HOOKRAIL_HEADERS, toKafkaRecord } from '@app/contracts';
 import { orderEvent, produce, TopicReader, waitFor } from '@app/testing';
-import { disableWebhookEndpoint, replayFailedDeliveries } from '@app/webhooks';
+import { deleteWebhookEndpoint, replayDeliveries } from '@app/webhooks';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { WebhookReceiver } from './testing/webhook-receiver';
 import { addEndpoint, adminContext, deliveryIn, webhooksEnv } from './testing/webhooks-fixtures';
@@ -24,30 +24,41 @@ describe('outbound webhooks: failed deliveries, replay since a time, dead letter
     await bed?.stop();
   });
 
-  it('replays exactly the failed deliveries of the window; a dry run sends nothing', async () => {
-    const endpoint = await addEndpoint(bed.dataSource, receiver.url('/down/window'));
-    const failAll = async (events: ReturnType<typeof orderEvent>[]) => {
+  it('replays every delivery of the window, delivered or failed, in order; a dry run sends nothing', async () => {
+    const endpoint = await addEndpoint(bed.dataSource, receiver.url('/down/window'), { maxInFlight: 1 });
+    const settle = async (events: ReturnType<typeof orderEvent>[], state: string) => {
       await produce(bed.kafka, bed.topic, events);
-      for (const event of events) await deliveryIn(bed.dataSource, event.id, endpoint.id, 'failed');
+      for (const event of events) await deliveryIn(bed.dataSource, event.id, endpoint.id, state);
     };
     const lastNight = [orderEvent('ord-w-1'), orderEvent('ord-w-2'), orderEvent('ord-w-3')];
-    await failAll(lastNight);
+    await settle(lastNight, 'failed');
     const [{ now: since }] = await bed.dataSource.query(`SELECT now() AS now`);
-    const tonight = [orderEvent('ord-w-4'), orderEvent('ord-w-5'), orderEvent('ord-w-6')];
-    await failAll(tonight);
+    const tonight = [orderEvent('ord-w-4'), orderEvent('ord-w-5')];
+    await settle(tonight, 'failed');
+    receiver.respond(() => ({ status: 200 }));
+    const answered = [orderEvent('ord-w-6'), orderEvent('ord-w-7')];
+    await settle(answered, 'delivered');
+    const window = [...tonight, ...answered];
     const requestsBefore = receiver.requests.length;
     const rowsBefore = await bed.dataSource.query(
       `SELECT id, state, attempts, replay_count, updated_at FROM webhook_deliveries ORDER BY id`,
     );
 
-    const dryRun = await replayFailedDeliveries(
+    const dryRun = await replayDeliveries(
       adminContext(bed.dataSource),
       endpoint.id,
       { since: since.toISOString(), dryRun: true },
       'test',
     );
-    expect(dryRun).toMatchObject({ dryRun: true, matched: 3, replayed: [] });
-    expect(dryRun.candidates!.map((delivery) => delivery.eventId)).toEqual(tonight.map((event) => event.id));
+    expect(dryRun).toMatchObject({ dryRun: true, matched: 4, replayed: [] });
+    expect(dryRun.candidates!.map((delivery) => delivery.eventId)).toEqual(window.map((event) => event.id));
+    const failedOnly = await replayDeliveries(
+      adminContext(bed.dataSource),
+      endpoint.id,
+      { since: since.toISOString(), status: 'failed', dryRun: true },
+      'test',
+    );
+    expect(failedOnly.candidates!.map((delivery) => delivery.eventId)).toEqual(tonight.map((event) => event.id));
     expect(
       await bed.dataSource.query(
         `SELECT id, state, attempts, replay_count, updated_at FROM webhook_deliveries ORDER BY id`,
@@ -57,20 +68,19 @@ describe('outbound webhooks: failed deliveries, replay since a time, dead letter
       [{ n: 0 }],
     );
 
-    receiver.respond(() => ({ status: 200 }));
-    const replay = await replayFailedDeliveries(
+    const replay = await replayDeliveries(
       adminContext(bed.dataSource),
       endpoint.id,
       { since: since.toISOString() },
       'test',
     );
-    expect(replay).toMatchObject({ dryRun: false, matched: 3 });
-    expect(replay.replayed).toHaveLength(3);
-    for (const event of tonight) await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered');
+    expect(replay).toMatchObject({ dryRun: false, matched: 4 });
+    expect(replay.replayed).toHaveLength(4);
+    for (const event of window) await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered');
     for (const event of lastNight) await deliveryIn(bed.dataSource, event.id, endpoint.id, 'failed');
-    expect(receiver.requests.length - requestsBefore).toBe(3);
-    expect(tonight.map((event) => receiver.requestsFor(event.id, '/down/window').length)).toEqual([5, 5, 5]);
-    expect(lastNight.map((event) => receiver.requestsFor(event.id, '/down/window').length)).toEqual([4, 4, 4]);
+    const replayed = receiver.requests.slice(requestsBefore);
+    expect(replayed.map((request) => request.webhookId)).toEqual(window.map((event) => event.id));
+    expect(window.map((event) => receiver.requestsFor(event.id, '/down/window').length)).toEqual([5, 5, 2, 2]);
     const [audit] = await bed.dataSource.query(
       `SELECT actor, action, subject_id, count, affected_ids FROM operator_audit WHERE action = 'replay'`,
     );
@@ -78,11 +88,11 @@ describe('outbound webhooks: failed deliveries, replay since a time, dead letter
       actor: 'test',
       action: 'replay',
       subject_id: endpoint.id,
-      count: 3,
+      count: 4,
       affected_ids: replay.replayed,
     });
     receiver.respond((request) => (request.path.startsWith('/down') ? { status: 503 } : { status: 200 }));
-    await disableWebhookEndpoint(adminContext(bed.dataSource), endpoint.id, {}, 'test');
+    await deleteWebhookEndpoint(adminContext(bed.dataSource), endpoint.id, 'test');
   });
 
   it('puts a delivery that failed for good beside the dead letters, and a replay of that dead letter sends it again', async () => {

@@ -5,8 +5,8 @@ import { FanOutEventUseCase } from './fan-out/fan-out-event.usecase';
 import { WebhooksController } from './webhooks.controller';
 
 /**
- * Outbound webhooks: consumer group `webhooks` turns every event of its topics into delivery rows (one per enabled
- * endpoint whose filters match); the delivery workers in the same process send them, signed, retried on a schedule.
+ * Outbound webhooks: consumer group `webhooks` turns every event of its topics into delivery rows (one per endpoint
+ * whose filters match); the delivery workers in the same process send them, signed, retried on a schedule.
  */
 @Module({
   controllers: [WebhooksController],

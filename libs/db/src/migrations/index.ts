@@ -20,6 +20,8 @@ import { WebhookFailedDeliveriesIndex1764610000001 } from './1764610000001-Webho
 import { ConsumerGroupConcurrency1764620000001 } from './1764620000001-ConsumerGroupConcurrency';
 import { SourceRejections1764632000001 } from './1764632000001-SourceRejections';
 import { SagaRetriesAndCancellation1764633000001 } from './1764633000001-SagaRetriesAndCancellation';
+import { WebhookLeaseOwnersAndReplays1764635000001 } from './1764635000001-WebhookLeaseOwnersAndReplays';
+import { WebhookDueInOrderIndex1764635000002 } from './1764635000002-WebhookDueInOrderIndex';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -45,4 +47,6 @@ export const MIGRATIONS = [
   ConsumerGroupConcurrency1764620000001,
   SourceRejections1764632000001,
   SagaRetriesAndCancellation1764633000001,
+  WebhookLeaseOwnersAndReplays1764635000001,
+  WebhookDueInOrderIndex1764635000002,
 ];

@@ -19,7 +19,8 @@ interface AttemptRow {
   delivery_id: string;
   attempt: number;
   started_at: Date;
-  latency_ms: number;
+  /** Null while the attempt is in flight. */
+  latency_ms: number | null;
   status: number | null;
   error: string | null;
 }
@@ -27,7 +28,7 @@ interface AttemptRow {
 /**
  * The event's outbound webhook deliveries (webhook_deliveries: one per endpoint that wanted it, written by the
  * `webhooks` group with its dedupe row) and every attempt of each (webhook_delivery_attempts: time, HTTP status,
- * latency, error), replays included; a delivery that spent its attempts shows as failed.
+ * latency, error; one in flight has none yet), replays included; a delivery that spent its attempts shows as failed.
  */
 export const webhookDeliveriesTrail: TrailSource = {
   name: 'webhook-deliveries',
@@ -57,6 +58,17 @@ export const webhookDeliveriesTrail: TrailSource = {
         detail: { ...facts, state: delivery.state, attempts: delivery.attempts, replayCount: delivery.replay_count },
       });
       for (const attempt of attempts.filter((row) => String(row.delivery_id) === id)) {
+        if (attempt.latency_ms === null) {
+          entries.push({
+            at: new Date(attempt.started_at),
+            step: 'delivery-attempt',
+            level: 'info',
+            group: GROUP,
+            summary: `delivery ${id} attempt ${attempt.attempt} to ${delivery.url}: in flight`,
+            detail: { ...facts, attempt: attempt.attempt },
+          });
+          continue;
+        }
         const delivered = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
         const answer =
           attempt.status === null

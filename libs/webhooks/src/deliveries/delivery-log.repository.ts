@@ -25,7 +25,8 @@ export interface DeliverySummary {
 export interface DeliveryAttempt {
   attempt: number;
   startedAt: Date;
-  latencyMs: number;
+  /** Null while the attempt is in flight (no answer, no error yet). */
+  latencyMs: number | null;
   status: number | null;
   responseBody: string | null;
   error: string | null;
@@ -94,34 +95,49 @@ export class DeliveryLogRepository {
     };
   }
 
-  /** The failed deliveries of the endpoint created in [since, until), oldest first: what a replay would send. */
-  async failedBetween(
+  /**
+   * What a replay of [since, until) sends again: the endpoint's deliveries created in the window that ended
+   * (delivered, failed) or are in flight, oldest first; with `status`, only those that ended so. Pending ones are
+   * queued already.
+   */
+  async replayableBetween(
     endpointId: string,
     since: Date,
     until: Date | undefined,
+    status: 'delivered' | 'failed' | undefined,
     limit: number,
   ): Promise<DeliverySummary[]> {
-    const { where, params } = filterSql(endpointId, { status: 'failed', since, until });
+    const { where, params } = filterSql(endpointId, { since, until });
+    const states = status ? [status] : ['delivered', 'failed', 'sending'];
     const rows: Array<Record<string, any>> = await this.db.query(
-      `SELECT ${SUMMARY} FROM webhook_deliveries WHERE ${where} ORDER BY created_at, id LIMIT $${params.length + 1}`,
-      [...params, limit],
+      `SELECT ${SUMMARY} FROM webhook_deliveries WHERE ${where} AND state = ANY($${params.length + 1}::varchar[])
+        ORDER BY created_at, id LIMIT $${params.length + 2}`,
+      [...params, states, limit],
     );
     return rows.map(toSummary);
   }
 
   /**
-   * Sends the deliveries again: `pending`, due now, a fresh attempt schedule, one more replay; only rows of the
-   * endpoint in one of `from` states (so two operators cannot queue one twice). Returns the ids it queued.
+   * Sends the deliveries again, one more replay each: a delivered or failed one is `pending`, due now, with a fresh
+   * attempt schedule; one in flight goes again once its attempt is recorded (`replay_requested`). Pending ones, and
+   * those whose replay is already asked for, are left alone (so two operators cannot queue one twice). Returns the ids
+   * it queued.
    */
-  async requeue(endpointId: string, ids: string[], from: DeliveryState[]): Promise<string[]> {
+  async requeue(endpointId: string, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
     const result: unknown = await this.db.query(
       `UPDATE webhook_deliveries
-          SET state = 'pending', attempts = 0, next_attempt_at = now(), lease_until = NULL, failed_at = NULL,
-              delivered_at = NULL, dead_lettered_at = NULL, replay_count = replay_count + 1, updated_at = now()
-        WHERE endpoint_id = $1 AND id = ANY($2::bigint[]) AND state = ANY($3::varchar[])
+          SET state = CASE WHEN state = 'sending' THEN state ELSE 'pending' END,
+              replay_requested = (state = 'sending'),
+              attempts = CASE WHEN state = 'sending' THEN attempts ELSE 0 END,
+              next_attempt_at = CASE WHEN state = 'sending' THEN next_attempt_at ELSE now() END,
+              lease_until = CASE WHEN state = 'sending' THEN lease_until END,
+              failed_at = NULL, delivered_at = NULL, dead_lettered_at = NULL, replay_count = replay_count + 1,
+              updated_at = now()
+        WHERE endpoint_id = $1 AND id = ANY($2::bigint[])
+          AND (state IN ('delivered', 'failed') OR (state = 'sending' AND NOT replay_requested))
        RETURNING id`,
-      [endpointId, ids, from],
+      [endpointId, ids],
     );
     return updatedRows(result)
       .map((row) => String(row.id))

@@ -30,8 +30,10 @@ export class ListDeliveriesQuery {
   limit = 50;
 }
 
-/** POST /admin/webhook-endpoints/:id/replay: every failed delivery created in [since, until). */
-export class ReplayFailedDeliveriesDto {
+export const REPLAYABLE_STATES = ['delivered', 'failed'] as const;
+
+/** POST /admin/webhook-endpoints/:id/replay: every delivery created in [since, until) (or only those in `status`). */
+export class ReplayDeliveriesDto {
   @IsString()
   @IsNotEmpty({ message: 'since is required (an ISO time or a duration back from now: 30m, 6h, 2d)' })
   since: string;
@@ -39,6 +41,11 @@ export class ReplayFailedDeliveriesDto {
   @IsOptional()
   @IsString()
   until?: string;
+
+  /** Only the deliveries that ended so: `delivered` or `failed`. */
+  @IsOptional()
+  @IsIn(REPLAYABLE_STATES, { message: `status must be one of ${REPLAYABLE_STATES.join(', ')}` })
+  status?: (typeof REPLAYABLE_STATES)[number];
 
   /** List what would be sent again and change nothing. */
   @IsOptional()

@@ -91,14 +91,14 @@ export class WebhookEndpointsRepository {
     return rows[0] && toEndpoint(rows[0]);
   }
 
-  /** enabled → disabled with the reason; false when it was not enabled. Its deliveries wait (claims skip it). */
+  /** enabled → disabled with the reason; false when it was not enabled. Its deliveries, new ones too, wait. */
   async disable(id: string, reason: string): Promise<boolean> {
     return (await disableEndpoints(this.db, [id], reason)).length > 0;
   }
 
   /**
-   * disabled → enabled, its failure clock reset; the deliveries that waited are due at once. False when it was not
-   * disabled.
+   * disabled → enabled, its failure clock reset; the deliveries that waited are due at once, all at the same time, so
+   * that they go in the order their events were consumed. False when it was not disabled.
    */
   async enable(id: string): Promise<boolean> {
     const enabled: unknown[] = await this.db.query(
@@ -111,7 +111,7 @@ export class WebhookEndpointsRepository {
     if (updatedRows(enabled).length === 0) return false;
     await this.db.query(
       `UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
-        WHERE endpoint_id = $1 AND state = 'pending' AND next_attempt_at > now()`,
+        WHERE endpoint_id = $1 AND state = 'pending'`,
       [id],
     );
     return true;
@@ -178,7 +178,8 @@ export class WebhookEndpointsRepository {
 /**
  * enabled → disabled for each endpoint still enabled, with the reason; returns those it disabled. Shared by the
  * operator's disable and the delivery workers' (410 Gone, failing for too long). Their deliveries are left as they
- * are: a claim only looks at enabled endpoints, so they wait, and enabling makes them due again.
+ * are and new ones keep being written: a claim only looks at enabled endpoints, so they wait, and enabling makes them
+ * due again.
  */
 export async function disableEndpoints(db: Db, ids: string[], reason: string): Promise<string[]> {
   if (ids.length === 0) return [];

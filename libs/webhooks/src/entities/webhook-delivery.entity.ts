@@ -11,11 +11,14 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
  *                         └── last attempt ──▶ failed ──▶ webhooks.dlt;  replay ──▶ pending
  *
  * `next_attempt_at` is when any worker may claim it: the retry time when `pending`, the lease's end when `sending`,
- * `infinity` when finished or while its endpoint is disabled. `webhook-id` is always the event id.
+ * `infinity` when finished. Deliveries are written for disabled endpoints too and wait, pending, until the endpoint is
+ * enabled (or retention deletes them). `webhook-id` is always the event id.
  */
 @Entity('webhook_deliveries')
 @Unique('uq_webhook_deliveries_event_endpoint', ['eventId', 'endpointId'])
-@Index('ix_webhook_deliveries_due', ['endpointId', 'nextAttemptAt'], { where: `state IN ('pending', 'sending')` })
+@Index('ix_webhook_deliveries_due_in_order', ['endpointId', 'nextAttemptAt', 'id'], {
+  where: `state IN ('pending', 'sending')`,
+})
 @Index('ix_webhook_deliveries_key', ['endpointId', 'orderingKey', 'id'], {
   where: `ordered AND state IN ('pending', 'sending')`,
 })
@@ -88,6 +91,13 @@ export class WebhookDeliveryEntity {
   @Column('varchar', { name: 'claimed_by', length: 200, nullable: true })
   claimedBy: string | null;
 
+  /**
+   * The claiming process's lease-owner key (the backend pid of its session that holds an advisory lock on it): once
+   * that session is gone, another process takes the delivery over without waiting for `lease_until`.
+   */
+  @Column('integer', { name: 'lease_owner', nullable: true })
+  leaseOwner: number | null;
+
   /** Raised by every claim; a worker writes only while the row still carries the token its claim returned. */
   @Column('bigint', { name: 'fencing_token', default: 0 })
   fencingToken: string;
@@ -110,6 +120,10 @@ export class WebhookDeliveryEntity {
   /** Set once the broker acknowledged the failure's dead letter on `webhooks.dlt`. */
   @Column('timestamptz', { name: 'dead_lettered_at', nullable: true })
   deadLetteredAt: Date | null;
+
+  /** An operator asked for a replay while an attempt was in flight: it goes again once that attempt is recorded. */
+  @Column('boolean', { name: 'replay_requested', default: false })
+  replayRequested: boolean;
 
   /** Times an operator sent it again (endpoint replay or a replayed dead letter). */
   @Column('integer', { name: 'replay_count', default: 0 })

@@ -1,7 +1,7 @@
 import { OperatorAuditEntry, OperatorAuditRepository } from '@app/audit';
 import { parseTime } from '@app/dead-letters';
 import { DeliveryDetail, DeliveryLogRepository, DeliverySummary } from '../deliveries/delivery-log.repository';
-import { ListDeliveriesQuery, ReplayFailedDeliveriesDto } from '../dtos/delivery.dto';
+import { ListDeliveriesQuery, ReplayDeliveriesDto } from '../dtos/delivery.dto';
 import { validInput } from '../dtos/validate-input';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhookConflictError, WebhookInputError, WebhookNotFoundError } from '../webhook-errors';
@@ -52,8 +52,9 @@ export interface ReplayResult {
 }
 
 /**
- * Sends one delivery again (delivered or failed; 409 while it is still queued), with the same `webhook-id` (the
- * event id), so a receiver that dedupes sees it once. Audited.
+ * Sends one delivery again, with the same `webhook-id` (the event id), so a receiver that dedupes sees it once: a
+ * delivered or failed one at once, one in flight once its attempt is recorded; 409 while it is pending (it goes
+ * anyway). Audited.
  */
 export async function replayDelivery(
   context: WebhookAdminContext,
@@ -62,39 +63,40 @@ export async function replayDelivery(
   actor: string,
 ): Promise<ReplayResult> {
   const delivery = await showDelivery(context, endpointId, deliveryId);
-  if (delivery.state === 'pending' || delivery.state === 'sending')
-    throw new WebhookConflictError(`delivery ${deliveryId} is ${delivery.state}: it is already queued`);
-  return requeue(context, endpointId, [deliveryId], ['delivered', 'failed'], actor, { deliveryId });
+  if (delivery.state === 'pending')
+    throw new WebhookConflictError(`delivery ${deliveryId} is pending: it is already queued`);
+  return requeue(context, endpointId, [deliveryId], actor, { deliveryId });
 }
 
 /**
- * "We were down last night, send everything again": every failed delivery of the endpoint created in
- * [since, until), oldest first, at most `limit`. `dryRun` lists them and changes nothing (and is not audited).
+ * "We were down last night, send everything again": every delivery of the endpoint created in [since, until) that
+ * ended (delivered or failed; only those of `status` when given) or is in flight, oldest first, at most `limit`;
+ * they go in that order. `dryRun` lists them and changes nothing (and is not audited).
  */
-export async function replayFailedDeliveries(
+export async function replayDeliveries(
   context: WebhookAdminContext,
   endpointId: string,
   input: unknown,
   actor: string,
 ): Promise<ReplayResult> {
   const endpoint = await existing(context.dataSource, endpointId);
-  const dto = validInput(ReplayFailedDeliveriesDto, input ?? {});
+  const dto = validInput(ReplayDeliveriesDto, input ?? {});
   const since = time('since', dto.since)!;
   const until = time('until', dto.until);
-  const candidates = await new DeliveryLogRepository(context.dataSource).failedBetween(
+  const candidates = await new DeliveryLogRepository(context.dataSource).replayableBetween(
     endpoint.id,
     since,
     until,
+    dto.status,
     dto.limit,
   );
   if (dto.dryRun) return { dryRun: true, matched: candidates.length, replayed: [], candidates };
-  const details = { since: since.toISOString(), until: until?.toISOString(), limit: dto.limit };
+  const details = { since: since.toISOString(), until: until?.toISOString(), status: dto.status, limit: dto.limit };
   return {
     ...(await requeue(
       context,
       endpointId,
       candidates.map((delivery) => delivery.id),
-      ['failed'],
       actor,
       details,
     )),
@@ -116,12 +118,11 @@ async function requeue(
   { dataSource }: WebhookAdminContext,
   endpointId: string,
   ids: string[],
-  from: Array<'delivered' | 'failed'>,
   actor: string,
   details: Record<string, unknown>,
 ): Promise<ReplayResult> {
   const replayed = await dataSource.transaction(async (manager) => {
-    const queued = await new DeliveryLogRepository(manager).requeue(endpointId, ids, from);
+    const queued = await new DeliveryLogRepository(manager).requeue(endpointId, ids);
     if (queued.length > 0)
       await new OperatorAuditRepository(manager).record({
         actor,

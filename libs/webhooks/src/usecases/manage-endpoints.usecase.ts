@@ -72,7 +72,10 @@ export async function showWebhookEndpoint(
   return (await new WebhookEndpointsRepository(dataSource).find(checkedId(id))) ?? notFound(id);
 }
 
-/** enabled → disabled (its deliveries wait); 409 when it is already disabled. Audited. */
+/**
+ * enabled → disabled: its deliveries, and those of the events that arrive meanwhile, wait. 409 when it is already
+ * disabled. Audited.
+ */
 export async function disableWebhookEndpoint(
   { dataSource }: WebhookAdminContext,
   id: string,
@@ -86,7 +89,7 @@ export async function disableWebhookEndpoint(
   });
 }
 
-/** disabled → enabled: the deliveries that waited go now. 409 when it is already enabled. Audited. */
+/** disabled → enabled: the deliveries that waited go now, in order. 409 when it is already enabled. Audited. */
 export async function enableWebhookEndpoint(
   { dataSource }: WebhookAdminContext,
   id: string,

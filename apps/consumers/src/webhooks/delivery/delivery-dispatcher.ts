@@ -10,6 +10,8 @@ export interface DispatcherDeps {
   completed(outcome: AttemptOutcome): void;
   release(deliveries: ClaimedDelivery[]): Promise<void>;
   leaseExpired(delivery: ClaimedDelivery): void;
+  /** This process's lease-owner key for its claims; null while its workers' session is down. */
+  leaseOwner(): number | null;
   logger: Logger;
   settings: {
     workerId: string;
@@ -26,9 +28,10 @@ const BACKOFF_MS = 1_000;
 
 /**
  * The delivery workers of one process: a loop that claims due deliveries into free slots of a pool of
- * `workers` concurrent attempts and starts them, without waiting for them. Each endpoint gets at most its in-flight
- * cap per claim (the claim statement's room), so an endpoint that hangs holds its cap, never the pool. The loop claims
- * again as soon as a slot frees or new deliveries are committed, else every `pollIntervalMs` (retries coming due).
+ * `workers` concurrent attempts and starts them, without waiting for them. An endpoint gets at most its in-flight cap
+ * (over all processes) and at most its share of this pool (the claim's room), so endpoints that hang hold their
+ * shares and a part of the pool stays free for the others. The loop claims again as soon as a slot frees or new
+ * deliveries are committed, else every `pollIntervalMs` (retries coming due).
  */
 export class DeliveryDispatcher {
   private readonly wakeup = new Wakeup();
@@ -36,8 +39,8 @@ export class DeliveryDispatcher {
     string,
     { delivery: ClaimedDelivery; abort: AbortController; done: Promise<void> }
   >();
-  /** Delivered attempts not yet recorded, per endpoint: they hold no connection, so the cap does not count them. */
-  private readonly settling = new Map<string, number>();
+  /** Delivered attempts not yet recorded, id → fencing token: they hold no connection, so the cap does not count them. */
+  private readonly settled = new Map<string, string>();
   private stopped = false;
   private loop?: Promise<void>;
 
@@ -54,13 +57,17 @@ export class DeliveryDispatcher {
 
   /** These attempts are in the table now: no longer settling; their endpoints' next deliveries may be due. */
   recorded(outcomes: readonly AttemptOutcome[]): void {
-    for (const { endpointId, result } of outcomes) {
-      if (result !== 'delivered') continue;
-      const left = (this.settling.get(endpointId) ?? 1) - 1;
-      if (left > 0) this.settling.set(endpointId, left);
-      else this.settling.delete(endpointId);
-    }
+    for (const { deliveryId, fencingToken } of outcomes)
+      if (this.settled.get(deliveryId) === fencingToken) this.settled.delete(deliveryId);
     this.wakeup.signal();
+  }
+
+  /**
+   * The workers' session is gone, and with it the lease owner of every attempt in hand: other processes may send them
+   * now, so they stop here (and go back, unless another process has them already).
+   */
+  abandon(): void {
+    for (const entry of this.inFlight.values()) entry.abort.abort();
   }
 
   /** Stops claiming, stops the attempts in hand and hands their deliveries back for any worker to take. */
@@ -83,10 +90,13 @@ export class DeliveryDispatcher {
         try {
           claimed = await this.deps.claim({
             workerId: settings.workerId,
+            leaseOwner: this.deps.leaseOwner(),
             limit: wanted,
+            workers: settings.workers,
             leaseMs: settings.leaseMs,
             endpointConcurrency: settings.endpointConcurrency,
-            settling: this.settling,
+            held: this.held(),
+            settled: this.settled,
           });
         } catch (error) {
           logger.error({ group: 'webhooks', err: errorMessage(error) }, 'could not claim webhook deliveries');
@@ -100,6 +110,14 @@ export class DeliveryDispatcher {
     }
   }
 
+  /** Attempts in flight here, per endpoint. */
+  private held(): Map<string, number> {
+    const held = new Map<string, number>();
+    for (const { delivery } of this.inFlight.values())
+      held.set(delivery.endpointId, (held.get(delivery.endpointId) ?? 0) + 1);
+    return held;
+  }
+
   private launch(delivery: ClaimedDelivery): void {
     if (delivery.priorState === 'sending') this.deps.leaseExpired(delivery);
     const abort = new AbortController();
@@ -109,8 +127,7 @@ export class DeliveryDispatcher {
         if (!outcome) return this.deps.release([delivery]);
         // Only a delivered attempt frees its slot before it is recorded: after a failure (a 410 above all, which
         // disables the endpoint) the endpoint gets no new attempt until the outcome is in the table.
-        if (outcome.result === 'delivered')
-          this.settling.set(delivery.endpointId, (this.settling.get(delivery.endpointId) ?? 0) + 1);
+        if (outcome.result === 'delivered') this.settled.set(delivery.id, delivery.fencingToken);
         this.deps.completed(outcome);
       })
       .catch((error: unknown) =>

@@ -46,8 +46,9 @@ const MAX_TEXT = 2000;
  * In one transaction, for a batch of finished attempts: endpoints that answered 410 are disabled; an endpoint with
  * a success in the batch stops failing; one that only failed starts (or keeps) failing and is disabled once it has
  * failed for `disableAfterMs`; each delivery whose fencing token still matches moves on (delivered, pending with its
- * next attempt, failed, or waiting while its endpoint is disabled); every attempt gets its log row. A delivery that
- * failed for good leaves the group's dedupe row and is `dead` for the group, like any dead-lettered event.
+ * next attempt, failed, or waiting while its endpoint is disabled; pending and due with a fresh schedule when an
+ * operator asked for a replay during the attempt); every attempt's log row gets its outcome. A delivery that failed
+ * for good leaves the group's dedupe row and is `dead` for the group, like any dead-lettered event.
  */
 export async function recordOutcomes(
   manager: EntityManager,
@@ -91,17 +92,21 @@ export async function recordOutcomes(
     await preparedQuery(
       manager,
       `UPDATE webhook_deliveries d
-          SET state = CASE WHEN u.result = 'delivered' THEN 'delivered'
+          SET state = CASE WHEN d.replay_requested THEN 'pending'
+                           WHEN u.result = 'delivered' THEN 'delivered'
                            WHEN e.state = 'disabled' THEN 'pending'
                            WHEN u.result = 'final' THEN 'failed'
                            ELSE 'pending' END,
-              next_attempt_at = CASE WHEN u.result = 'delivered' THEN 'infinity'::timestamptz
+              attempts = CASE WHEN d.replay_requested THEN 0 ELSE d.attempts END,
+              next_attempt_at = CASE WHEN d.replay_requested THEN now()
+                                     WHEN u.result = 'delivered' THEN 'infinity'::timestamptz
                                      WHEN e.state = 'disabled' THEN now()
                                      WHEN u.result = 'final' THEN 'infinity'::timestamptz
                                      ELSE now() + u.retry_in_ms * interval '1 millisecond' END,
-              delivered_at = CASE WHEN u.result = 'delivered' THEN now() END,
-              failed_at = CASE WHEN u.result = 'final' AND e.state <> 'disabled' THEN now() END,
-              lease_until = NULL, last_status = u.status, last_error = u.error, updated_at = now()
+              delivered_at = CASE WHEN u.result = 'delivered' AND NOT d.replay_requested THEN now() END,
+              failed_at = CASE WHEN u.result = 'final' AND e.state <> 'disabled' AND NOT d.replay_requested THEN now() END,
+              replay_requested = false, lease_until = NULL, lease_owner = NULL, last_status = u.status,
+              last_error = u.error, updated_at = now()
          FROM unnest($1::bigint[], $2::bigint[], $3::varchar[], $4::int[], $5::int[], $6::text[])
               AS u(id, token, result, retry_in_ms, status, error),
               webhook_endpoints e
@@ -132,17 +137,24 @@ export async function recordOutcomes(
     });
   }
 
+  // Each attempt's row was written by its claim; a stale worker's outcome replaces the note its takeover left.
   // Attempts of deliveries deleted meanwhile (their endpoint was) are dropped with them.
   await preparedQuery(
     manager,
-    `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, latency_ms, status, response_body, error, worker)
-     SELECT u.delivery_id, u.attempt, u.started_at, u.latency_ms, u.status, u.response_body, u.error, u.worker
-       FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::varchar[])
-            AS u(delivery_id, attempt, started_at, latency_ms, status, response_body, error, worker)
-      WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = u.delivery_id)`,
+    `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, fencing_token, started_at, latency_ms, status,
+                                            response_body, error, worker)
+     SELECT u.delivery_id, u.attempt, u.token, u.started_at, u.latency_ms, u.status, u.response_body, u.error, u.worker
+       FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::timestamptz[], $5::int[], $6::int[], $7::text[],
+                   $8::text[], $9::varchar[])
+            AS u(delivery_id, attempt, token, started_at, latency_ms, status, response_body, error, worker)
+      WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = u.delivery_id)
+     ON CONFLICT (delivery_id, fencing_token) DO UPDATE
+        SET latency_ms = EXCLUDED.latency_ms, status = EXCLUDED.status, response_body = EXCLUDED.response_body,
+            error = EXCLUDED.error`,
     [
       outcomes.map((o) => o.deliveryId),
       outcomes.map((o) => o.attempt),
+      outcomes.map((o) => o.fencingToken),
       outcomes.map((o) => o.startedAt),
       outcomes.map((o) => Math.round(o.latencyMs)),
       outcomes.map((o) => o.status),
@@ -154,7 +166,14 @@ export async function recordOutcomes(
 
   const recorded = outcomes.map((outcome) => {
     const row = moved.find((candidate) => String(candidate.id) === outcome.deliveryId);
-    const state: RecordedState = !row ? 'fenced' : row.waiting ? 'waiting' : row.state;
+    // A delivered attempt counts as delivered also when a replay asked meanwhile queued the delivery again.
+    const state: RecordedState = !row
+      ? 'fenced'
+      : row.waiting
+        ? 'waiting'
+        : outcome.result === 'delivered'
+          ? 'delivered'
+          : row.state;
     return { outcome, state };
   });
   return { recorded, disabled };

@@ -15,22 +15,25 @@ import { onDeliveriesCommitted } from '../fan-out/deliveries-written';
 import { pruneWebhookDeliveries, WEBHOOK_DELIVERIES_RETENTION_JOB } from '../retention/webhook-deliveries-retention';
 import { WebhookMetrics } from '../webhook.metrics';
 import { claimDeliveries, releaseDeliveries } from './deliveries.repository';
-import { DELIVERIES_CHANNEL, DeliveriesListener } from './deliveries-listener';
 import { DeliveryAttempt } from './delivery-attempt';
 import { DeliveryDispatcher } from './delivery-dispatcher';
+import { expireLeasesOfGoneOwners } from './lease-owners.repository';
 import { parseDuration, RetrySchedule } from './retry-schedule';
 import { CompletionWriter } from './completion-writer';
 import { AttemptOutcome, recordOutcomes } from './outcomes.repository';
 import { WebhookDeadLetters } from './webhook-dead-letters';
 import { WebhookSigner } from './webhook-signer';
+import { DELIVERIES_CHANNEL, WorkersSession } from './workers-session';
 
 const DEAD_LETTER_SWEEP_MS = 5_000;
+/** How often a process looks for deliveries whose lease owner's session is gone. */
+const GONE_OWNERS_CHECK_MS = 1_000;
 
 /**
  * Everything of the `webhooks` group besides its Kafka consumer: the wake-up after its commits (in this process and,
  * by NOTIFY, in others), and, unless OUTBOUND_WEBHOOKS_WORKERS is 0, the delivery workers on a small pool of their
- * own connections: the dispatcher, the completion writer, the dead letters of failed deliveries, the retention job
- * and the metrics.
+ * own connections: their session (NOTIFY, lease owner), the dispatcher, the completion writer, the takeover of
+ * deliveries whose owner is gone, the dead letters of failed deliveries, the retention job and the metrics.
  */
 @Injectable()
 export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -124,6 +127,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       worker: workerId,
       observe: (endpoint, seconds) => metrics.seconds.observe({ endpoint }, seconds),
     });
+    let session: WorkersSession | undefined;
     const dispatcher = (running = new DeliveryDispatcher({
       claim: (request) => claimDeliveries(workersDb, request),
       attempt: (delivery, signal) => attempt.run(delivery, signal),
@@ -133,9 +137,10 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
         metrics.leaseExpiries.inc();
         this.logger.warn(
           { group, eventId: delivery.eventId, deliveryId: delivery.id, previousWorker: delivery.priorClaimedBy },
-          'webhook delivery lease ran out; claimed again',
+          'webhook delivery taken over from another worker (its process was gone, or its lease ran out); sent again',
         );
       },
+      leaseOwner: () => session?.leaseOwner ?? null,
       logger: this.logger,
       settings: {
         workerId,
@@ -145,9 +150,20 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
         pollIntervalMs: config.OUTBOUND_WEBHOOKS_POLL_INTERVAL_MS,
       },
     }));
-    const listener = new DeliveriesListener(config.DATABASE_URL, () => dispatcher.wake(), this.logger);
-    await listener.start();
+    session = new WorkersSession(
+      config.DATABASE_URL,
+      {
+        notified: () => dispatcher.wake(),
+        lost: () => {
+          this.logger.warn({ group }, 'webhook workers session lost: the attempts in hand stop; others may take them');
+          dispatcher.abandon();
+        },
+      },
+      this.logger,
+    );
+    await session.start();
     const sweep = setInterval(() => deadLetterFlush.committed(), DEAD_LETTER_SWEEP_MS);
+    const goneOwners = setInterval(() => void this.takeOverGoneOwners(workersDb, dispatcher), GONE_OWNERS_CHECK_MS);
     const retention = scheduleJob(
       WEBHOOK_DELIVERIES_RETENTION_JOB,
       config.OUTBOUND_WEBHOOKS_RETENTION_INTERVAL_MS,
@@ -162,12 +178,15 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
     dispatcher.start();
     retention.start();
     deadLetterFlush.committed();
+    // The session (this process's lease-owner lock) ends after the deliveries in hand went back, so that no other
+    // process takes them over while they are still being handed back.
     this.closers.unshift(
-      () => listener.close(),
+      () => clearInterval(goneOwners),
       () => clearInterval(sweep),
       () => retention.stop(),
       () => dispatcher.stop(),
       () => writer.close(),
+      () => session.close(),
       () => client.close(),
       () => producer.disconnect(),
     );
@@ -182,6 +201,24 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       'webhook delivery workers running',
     );
     return dispatcher;
+  }
+
+  /** Deliveries whose lease owner's session is gone are due now: this process's workers take them over. */
+  private async takeOverGoneOwners(workersDb: DataSource, dispatcher: DeliveryDispatcher): Promise<void> {
+    try {
+      const expired = await expireLeasesOfGoneOwners(workersDb);
+      if (expired === 0) return;
+      this.logger.warn(
+        { group: this.deps.group, deliveries: expired },
+        'webhook deliveries of a process that is gone: due again without waiting for their lease',
+      );
+      dispatcher.wake();
+    } catch (error) {
+      this.logger.warn(
+        { group: this.deps.group, err: errorMessage(error) },
+        'could not look for deliveries of gone processes',
+      );
+    }
   }
 
   private async record(

@@ -8,8 +8,8 @@ import { markDeliveriesWritten } from './deliveries-written';
 import { FanOutRow, insertDeliveries, requeueFailedDeliveries } from './fan-out.repository';
 
 /**
- * The `webhooks` group's whole Kafka-side work: each event becomes one delivery row per enabled endpoint whose
- * filters match, written with the group's dedupe row in one transaction (a redelivered event writes nothing twice).
+ * The `webhooks` group's whole Kafka-side work: each event becomes one delivery row per endpoint (enabled or not)
+ * whose filters match, written with the group's dedupe row in one transaction (a redelivered event writes nothing twice).
  * The workers send them later, so a slow endpoint never holds a partition. A replayed dead letter of this group sends
  * the event's failed deliveries again.
  */

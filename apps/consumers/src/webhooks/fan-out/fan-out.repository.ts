@@ -2,7 +2,10 @@ import { preparedQuery } from '@app/db';
 import { eventTypeMatchSql } from '@app/webhooks';
 import { EntityManager } from 'typeorm';
 
-/** One event as the fan-out writes it: one delivery row for each enabled endpoint whose filters match its type. */
+/**
+ * One event as the fan-out writes it: one delivery row for each endpoint whose filters match its type. A disabled
+ * endpoint's rows wait, pending, until it is enabled (or retention deletes them).
+ */
 export interface FanOutRow {
   eventId: string;
   eventType: string;
@@ -28,7 +31,7 @@ WITH inserted AS (
                 $7::text[], $8::varchar[], $9::int[], $10::varchar[]) WITH ORDINALITY
          AS u(event_id, event_type, event_source, event_time, subject, ordering_key, payload, source_topic,
               source_partition, source_offset, ord)
-    JOIN webhook_endpoints e ON e.state = 'enabled' AND ${eventTypeMatchSql('e.event_types', 'u.event_type')}
+    JOIN webhook_endpoints e ON ${eventTypeMatchSql('e.event_types', 'u.event_type')}
    ORDER BY u.ord, e.id
   ON CONFLICT (event_id, endpoint_id) DO NOTHING
   RETURNING 1

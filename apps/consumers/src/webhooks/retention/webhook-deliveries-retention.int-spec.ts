@@ -47,7 +47,7 @@ describe('webhook-deliveries-retention', () => {
     await seed('new-delivered', 'delivered', '1 day');
 
     const result = await pruneWebhookDeliveries(dataSource, { retentionSeconds: 30 * 86_400, batchSize: 1 });
-    expect(result).toMatchObject({ ran: true, affected: 2 });
+    expect(result).toMatchObject({ ran: true, affected: 2, waitedTooLong: 0 });
     const left = await dataSource.query(`SELECT event_id FROM webhook_deliveries ORDER BY event_id`);
     expect(left.map((row: { event_id: string }) => row.event_id)).toEqual([
       'new-delivered',
@@ -60,5 +60,31 @@ describe('webhook-deliveries-retention', () => {
       `SELECT last_affected::int AS affected, last_error FROM job_heartbeats WHERE name = 'webhook-deliveries-retention'`,
     );
     expect(heartbeat).toEqual({ affected: 2, last_error: null });
+  });
+
+  it('keeps the deliveries waiting for a disabled endpoint as long as the retention, no longer', async () => {
+    const disabled = randomUUID();
+    await dataSource.query(
+      `INSERT INTO webhook_endpoints (id, url, event_types, state, disabled_at)
+       VALUES ($1, 'https://hooks.test/paused', '{*}', 'disabled', now() - interval '60 days')`,
+      [disabled],
+    );
+    for (const [name, age] of [
+      ['waited-40-days', '40 days'],
+      ['waited-31-days', '31 days'],
+      ['waited-2-days', '2 days'],
+    ])
+      await dataSource.query(
+        `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, ordering_key, payload,
+                                         source_topic, source_partition, source_offset, created_at)
+         VALUES ($1, $2, 'shop.order.placed.v1', '/tests', now(), 'k', '{}', 'shop.orders', 0, '0', now() - $3::interval)`,
+        [disabled, name, age],
+      );
+
+    const result = await pruneWebhookDeliveries(dataSource, { retentionSeconds: 30 * 86_400, batchSize: 1 });
+    expect(result).toMatchObject({ ran: true, affected: 2, waitedTooLong: 2 });
+    expect(
+      await dataSource.query(`SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1`, [disabled]),
+    ).toEqual([{ event_id: 'waited-2-days' }]);
   });
 });

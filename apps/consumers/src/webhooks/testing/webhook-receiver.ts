@@ -36,6 +36,9 @@ export class WebhookReceiver {
   readonly effects: string[] = [];
   /** Requests being answered right now (hanging ones included). */
   inFlight = 0;
+  /** Requests being answered right now per path, and the most there ever were at once. */
+  private readonly openAt = new Map<string, number>();
+  private readonly peakAt = new Map<string, number>();
   private responder: Responder = () => ({ status: 200 });
   private readonly attemptsSeen = new Map<string, number>();
   private readonly applied = new Set<string>();
@@ -69,6 +72,16 @@ export class WebhookReceiver {
     return this.requests.filter(
       (request) => request.webhookId === webhookId && (path === undefined || request.path === path),
     );
+  }
+
+  /** Requests to this path being answered right now. */
+  inFlightAt(path: string): number {
+    return this.openAt.get(path) ?? 0;
+  }
+
+  /** The most requests to this path that were ever being answered at once. */
+  peakInFlightAt(path: string): number {
+    return this.peakAt.get(path) ?? 0;
   }
 
   /** The effects applied for this path, as webhook-ids. */
@@ -114,10 +127,14 @@ export class WebhookReceiver {
       this.attemptsSeen.set(key, attempt);
       const reply = this.responder(received, attempt);
       this.inFlight++;
+      const open = (this.openAt.get(received.path) ?? 0) + 1;
+      this.openAt.set(received.path, open);
+      this.peakAt.set(received.path, Math.max(open, this.peakAt.get(received.path) ?? 0));
       this.open.add(response);
       response.on('close', () => {
         received.doneAt = Date.now();
         this.inFlight--;
+        this.openAt.set(received.path, (this.openAt.get(received.path) ?? 1) - 1);
         this.open.delete(response);
       });
       if (reply.hang) return;

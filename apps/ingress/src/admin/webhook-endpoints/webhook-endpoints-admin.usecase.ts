@@ -9,7 +9,7 @@ import {
   listDeliveries,
   listWebhookEndpoints,
   replayDelivery,
-  replayFailedDeliveries,
+  replayDeliveries,
   rotateWebhookSecret,
   showDelivery,
   showWebhookEndpoint,
@@ -74,8 +74,8 @@ export class WebhookEndpointsAdminUseCase {
     return this.run((context) => replayDelivery(context, id, deliveryId, actor));
   }
 
-  replayFailed(id: string, body: Record<string, unknown>, actor: string) {
-    return this.run((context) => replayFailedDeliveries(context, id, body, actor));
+  replaySince(id: string, body: Record<string, unknown>, actor: string) {
+    return this.run((context) => replayDeliveries(context, id, body, actor));
   }
 
   audit(id: string, limit: number) {

@@ -8,7 +8,7 @@ import { WebhookEndpointsAdminUseCase } from './webhook-endpoints-admin.usecase'
 /**
  * Outbound webhook endpoints for operators: create (the signing secret is shown in that answer only), list, show,
  * disable, enable, rotate the secret, delete; the delivery log with its attempts; replay one delivery or every
- * failed one since a time (`dryRun` first). Bearer ADMIN_TOKEN on every route; every change is audited with
+ * one since a time (`dryRun` first). Bearer ADMIN_TOKEN on every route; every change is audited with
  * `X-Hookrail-Operator`.
  */
 @Controller('admin/webhook-endpoints')
@@ -75,11 +75,14 @@ export class WebhookEndpointsAdminController {
     return this.endpoints.replayOne(id, deliveryId, actorOf(request));
   }
 
-  /** Body: `{since, until?, dryRun?, limit?}`: every failed delivery created in the window, oldest first. */
+  /**
+   * Body: `{since, until?, status?, dryRun?, limit?}`: every delivery created in the window that was delivered, failed
+   * (only those of `status` when given) or is in flight, oldest first.
+   */
   @Post(':id/replay')
   @HttpCode(200)
-  replayFailed(@Param('id') id: string, @Req() request: FastifyRequest) {
-    return this.endpoints.replayFailed(id, jsonBody(request), actorOf(request));
+  replaySince(@Param('id') id: string, @Req() request: FastifyRequest) {
+    return this.endpoints.replaySince(id, jsonBody(request), actorOf(request));
   }
 
   @Get(':id/audit')

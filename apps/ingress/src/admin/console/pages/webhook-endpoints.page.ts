@@ -3,7 +3,7 @@ import { ConsolePage } from '../console-parts';
 /**
  * Outbound webhook endpoints: each with its state, queue and failures; add one (its signing secret shown once),
  * disable, enable, rotate its secret. `#/webhooks/<endpoint id>`: its deliveries by status, a delivery's attempts,
- * replay one, or replay every failed one since a time after a dry run that says how many. Every change is confirmed.
+ * replay one, or replay every one since a time after a dry run that says how many. Every change is confirmed.
  */
 export const webhookEndpointsPage: ConsolePage = {
   id: 'webhooks',
@@ -33,7 +33,7 @@ export const webhookEndpointsPage: ConsolePage = {
     <label>Status <select id="wh-status"><option value="">any</option><option value="pending">pending</option>
       <option value="sending">sending</option><option value="delivered">delivered</option><option value="failed">failed</option></select></label>
     <span id="wh-delivery-count"></span>
-    <form id="wh-replay" class="filters"><label>Replay the failed deliveries created since
+    <form id="wh-replay" class="filters"><label>Replay the deliveries created since
       <input id="wh-since" size="20" maxlength="40" value="24h" required placeholder="ISO time, 30m, 6h or 2d"></label>
       <button type="submit">Dry run, then replay…</button></form>
   </div>
@@ -149,8 +149,9 @@ export const webhookEndpointsPage: ConsolePage = {
     h.$('wh-attempts').replaceChildren(h.table([
       { title: '#', key: 'attempt', numeric: true },
       { title: 'started', key: 'startedAt', class: () => 'nowrap', render: (attempt) => h.time(attempt.startedAt) },
-      { title: 'latency', key: 'latencyMs', numeric: true, render: (attempt) => attempt.latencyMs + ' ms' },
-      { title: 'answer', key: 'status', class: (attempt) => attempt.status >= 200 && attempt.status < 300 ? 'state-delivered' : 'state-failed', render: answerOf },
+      { title: 'latency', key: 'latencyMs', numeric: true, render: (attempt) => attempt.latencyMs === null ? 'in flight' : attempt.latencyMs + ' ms' },
+      { title: 'answer', key: 'status', class: (attempt) => attempt.latencyMs === null ? '' : attempt.status >= 200 && attempt.status < 300 ? 'state-delivered' : 'state-failed',
+        render: (attempt) => attempt.latencyMs === null ? 'in flight' : answerOf(attempt) },
       { title: 'response (first 2 KB)', key: 'responseBody', class: () => 'message', render: (attempt) => h.el('span', { title: attempt.responseBody || '' }, attempt.responseBody || '') },
       { title: 'worker', key: 'worker' },
     ], row.attemptLog, (attempt) => ({ 'data-attempt': attempt.attempt })));
@@ -180,10 +181,10 @@ export const webhookEndpointsPage: ConsolePage = {
     } catch (error) {
       return h.flash('dry run failed: ' + error.message, true);
     }
-    if (dry.matched === 0) return h.flash('Dry run: no failed delivery to ' + endpoint.url + ' was created since ' + since + '; nothing to replay');
-    change('Dry run: ' + dry.matched + ' failed deliveries to ' + endpoint.url + ' were created since ' + since + '. Send all ' + dry.matched
-      + ' again (same webhook-ids)?', base(endpoint.id) + '/replay', { since },
-      (result) => h.flash('Replayed ' + result.replayed.length + ' of ' + result.matched + ' failed deliveries to ' + endpoint.url));
+    if (dry.matched === 0) return h.flash('Dry run: no delivery to ' + endpoint.url + ' was created since ' + since + '; nothing to replay');
+    change('Dry run: ' + dry.matched + ' deliveries to ' + endpoint.url + ' were created since ' + since + '. Send all ' + dry.matched
+      + ' again, in order (same webhook-ids)?', base(endpoint.id) + '/replay', { since },
+      (result) => h.flash('Replayed ' + result.replayed.length + ' of ' + result.matched + ' deliveries to ' + endpoint.url));
   });
   h.$('wh-status').addEventListener('change', () => { view.status = h.$('wh-status').value; h.refresh(); });
   h.$('wh-secret-done').addEventListener('click', () => { h.$('wh-secret').textContent = ''; h.$('wh-secret-box').hidden = true; });
