@@ -38,13 +38,14 @@ function IsAllowList() {
 export class OutboundWebhooksEnv extends BaseEnv {
   /**
    * The only way around the address rules: host names, addresses or CIDR ranges a webhook URL may point at even
-   * though they are private, loopback or otherwise internal (e.g. `127.0.0.1` for local development). Logged at start.
+   * though they are private, loopback or otherwise internal (e.g. `127.0.0.1` for local development), comma-separated.
+   * Each app logs the exceptions it makes at start. `npm start` allows `127.0.0.1,::1,localhost`.
    */
   @Transform(list)
   @IsAllowList()
   OUTBOUND_WEBHOOKS_ALLOW_HOSTS: string[] = [];
 
-  /** `http` webhook URLs too (development); `https` only by default. */
+  /** `true` allows `http` webhook URLs too (development); `https` only by default. `npm start` sets it. */
   @Transform(({ value }) =>
     value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value,
   )
