@@ -21,6 +21,11 @@ const documents = ['README.md', ...readdirSync(path.join(root, 'docs')).map((fil
   (file) => file.endsWith('.md') && file !== CONFIGURATION_PAGE,
 );
 
+/** A file of the repository, by its path from the root. */
+function read(file: string): string {
+  return readFileSync(path.join(root, file), 'utf8');
+}
+
 /** `process.env.NAME`, `env.NAME` or a `'NAME'` looked up in TypeScript; `${NAME` in a shell script. */
 function readsVariable(source: string, name: string): boolean {
   return new RegExp(`(?:\\benv\\.|\\$\\{|')${name}\\b`).test(source);
@@ -38,9 +43,7 @@ describe('the configuration reference (docs/configuration.md)', () => {
   const { markdown, problems } = configurationPage(root);
 
   it('is what npm run docs:config generates from the configuration classes', () => {
-    const committed = existsSync(path.join(root, CONFIGURATION_PAGE))
-      ? readFileSync(path.join(root, CONFIGURATION_PAGE), 'utf8')
-      : '';
+    const committed = existsSync(path.join(root, CONFIGURATION_PAGE)) ? read(CONFIGURATION_PAGE) : '';
     if (committed === markdown) return;
     const generated = markdown.split('\n');
     const lines = committed.split('\n');
@@ -60,7 +63,7 @@ describe('the configuration reference (docs/configuration.md)', () => {
 
   it('has a section for every configuration class that a program loads', () => {
     const loaded = codeFiles.flatMap((file) =>
-      [...readFileSync(path.join(root, file), 'utf8').matchAll(/loadConfig\(\s*([A-Z]\w*)/g)].map((match) => match[1]),
+      [...read(file).matchAll(/loadConfig\(\s*([A-Z]\w*)/g)].map((match) => match[1]),
     );
     const onThePage = new Set(CONFIG_READERS.flatMap((reader) => reader.classes));
     expect(loaded.length).toBeGreaterThan(0);
@@ -75,8 +78,10 @@ describe('the configuration reference (docs/configuration.md)', () => {
 
   it('lists variables read outside the classes only while their file reads them', () => {
     const stale = SECTIONS_OUTSIDE_CLASSES.flatMap((section) => section.variables)
-      .filter(({ name, readBy }) => !readsVariable(readFileSync(path.join(root, readBy), 'utf8'), name))
-      .map(({ name, readBy }) => `${readBy} no longer reads ${name}`);
+      .filter(({ name, readBy }) => !existsSync(path.join(root, readBy)) || !readsVariable(read(readBy), name))
+      .map(({ name, readBy }) =>
+        existsSync(path.join(root, readBy)) ? `${readBy} no longer reads ${name}` : `${name}: ${readBy} does not exist`,
+      );
     expect(stale).toEqual([]);
   });
 
@@ -85,9 +90,9 @@ describe('the configuration reference (docs/configuration.md)', () => {
       SECTIONS_OUTSIDE_CLASSES.flatMap((section) => section.variables.map((variable) => variable.readBy)),
     );
     const missing = [...files]
-      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => file.endsWith('.ts') && existsSync(path.join(root, file)))
       .flatMap((file) =>
-        [...readFileSync(path.join(root, file), 'utf8').matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)]
+        [...read(file).matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)]
           .map((match) => match[1])
           .filter((name) => !markdown.includes(`| \`${name}\` |`))
           .map((name) => `${file} reads ${name}, which ${CONFIGURATION_PAGE} does not give`),
@@ -103,7 +108,7 @@ describe('the configuration reference (docs/configuration.md)', () => {
         .map((line) => anchorOf(line.replace(/^#+ /, ''))),
     );
     const broken = documents.flatMap((file) =>
-      [...readFileSync(path.join(root, file), 'utf8').matchAll(/configuration\.md#([\w-]+)/g)]
+      [...read(file).matchAll(/configuration\.md#([\w-]+)/g)]
         .filter((match) => !anchors.has(match[1]))
         .map((match) => `${file} links to ${CONFIGURATION_PAGE}#${match[1]}, which is no heading of it`),
     );
@@ -112,7 +117,7 @@ describe('the configuration reference (docs/configuration.md)', () => {
 
   it('is the only document with a table of variables', () => {
     const tables = documents.flatMap((file) =>
-      readFileSync(path.join(root, file), 'utf8')
+      read(file)
         .split('\n')
         .flatMap((line, index) =>
           line.trim().replace(/\s+/g, ' ') === TABLE_HEADER
