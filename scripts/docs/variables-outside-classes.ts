@@ -1,7 +1,8 @@
 /**
- * The variables no configuration class reads, for docs/configuration.md: the development servers', the local Kafka
- * script's, the chaos run's and the demo sender's. Each names the file that reads it; the configuration reference's
- * test fails when that file no longer does, or when one of these files reads a variable the page does not give.
+ * The variables no configuration class reads, for docs/configuration.md: the development profile's, the development
+ * servers', the local Kafka script's, the chaos run's and the demo sender's. Each names the file that reads it; the
+ * configuration reference's test fails when that file no longer does, or when one of these files reads a variable the
+ * page does not give.
  */
 export interface VariableOutsideClasses {
   name: string;
@@ -26,6 +27,7 @@ const RECEIVER = 'apps/consumers/src/webhooks/dev-receiver/main.ts';
 const KAFKA = 'scripts/kafka/kafka.sh';
 const CHAOS = 'test/chaos/chaos-config.ts';
 const SENDER = 'scripts/send-webhook.ts';
+const DEVELOPMENT_ENV = 'libs/config/src/development-env.ts';
 
 /** A development server's port (and what follows from it), address and added latency. */
 function devServer(
@@ -45,6 +47,18 @@ function devServer(
 }
 
 export const SECTIONS_OUTSIDE_CLASSES: SectionOutsideClasses[] = [
+  {
+    title: 'Development profile',
+    intro: '`npm start` runs everything on one machine with a development profile.',
+    variables: [
+      {
+        name: 'HOOKRAIL_DEV_ENV',
+        default: '`.hookrail/dev.env`',
+        meaning: 'Where `npm start` keeps its development profile (git-ignored), from the repository root.',
+        readBy: DEVELOPMENT_ENV,
+      },
+    ],
+  },
   {
     title: 'Development servers',
     intro:
