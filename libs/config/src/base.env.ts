@@ -7,6 +7,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Variables every hookrail app reads. */
 export class BaseEnv {
+  /**
+   * Postgres URL with a database name, e.g. `postgres://postgres@127.0.0.1:5432/hookrail`. `npm start`, `db:migrate`,
+   * `db:check` and `ledger:balances` use that one when it is not set.
+   */
   @IsString()
   @IsNotEmpty()
   @Matches(/^postgres(ql)?:\/\/[^\s/]+\/[^\s/?]+(\?\S*)?$/, {
@@ -14,15 +18,20 @@ export class BaseEnv {
   })
   DATABASE_URL: string;
 
+  /** The Kafka brokers to connect to, a comma-separated `host:port` list. */
   @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((broker) => broker.trim()) : value))
   @ArrayNotEmpty()
   @Matches(/^[A-Za-z0-9.\-\[\]:]+:\d{1,5}$/, { each: true, message: 'must be a comma-separated list of host:port' })
   KAFKA_BROKERS: string[] = ['127.0.0.1:9092'];
 
+  /** The least severe level logged: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent` (nothing). */
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
 
-  /** `auto` (readable lines on a terminal, JSON otherwise), `json` or `pretty`. */
+  /**
+   * `auto` writes readable lines (pino-pretty) when stdout is a terminal and JSON otherwise; `json` and `pretty` force
+   * one. `npm start` asks for `pretty` on a terminal.
+   */
   @IsIn(LOG_FORMATS, { message: `must be one of ${LOG_FORMATS.join(', ')}` })
   LOG_FORMAT: LogFormat = 'auto';
 }

@@ -4,14 +4,24 @@ import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 /** The CLI's configuration: the same variables as the apps it inspects (the SSRF rules from OutboundWebhooksEnv). */
 export class CliEnv extends OutboundWebhooksEnv {
-  /** Where `npm start` and `db:migrate` point when it is not set: database `hookrail` on 127.0.0.1. */
+  /**
+   * The database the CLI works on, a Postgres URL as the apps were started with; when it is not set, the one
+   * `npm start` and `db:migrate` use (database `hookrail` on 127.0.0.1). The CLI names the database it used on stderr.
+   */
   override DATABASE_URL = DEFAULT_DATABASE_URL;
 
-  /** Prefix of every topic and consumer group id, as the apps were started with. */
+  /**
+   * Prefix of every topic and consumer group id, as the apps were started with: whose groups `hookrail lag` shows (a
+   * dead letter keeps its own replay topic).
+   */
   @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
   KAFKA_NAMESPACE = '';
 
-  /** The operator's name in the audit table (default: the login name); `--as` overrides it. */
+  /**
+   * Who you are in the audit (`operator_audit`); `--as` overrides it.
+   *
+   * @default your login name
+   */
   @IsOptional()
   @IsString()
   @MaxLength(100)

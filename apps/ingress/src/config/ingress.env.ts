@@ -7,32 +7,42 @@ import { IsArray, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength, Val
  * (checked when an endpoint is created) come from OutboundWebhooksEnv.
  */
 export class IngressEnv extends OutboundWebhooksEnv {
+  /** HTTP port of the webhook and event API, `/admin`, the console and `/metrics`. */
   @Type(() => Number)
   @IsInt({ message: 'must be a port number' })
   @Min(0)
   @Max(65535)
   PORT = 3000;
 
-  /** Path to the JSON file that lists the webhook sources. */
+  /** Path of the JSON file that lists the webhook sources. */
   @IsString()
   @IsNotEmpty()
   HOOKRAIL_SOURCES: string;
 
-  /** Bearer token for /admin; long enough that guessing is not an option. */
+  /** Bearer token of `/admin` and the console, at least 16 characters: long enough that guessing is not an option. */
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })
   ADMIN_TOKEN: string;
 
-  /** Prefix of the consumer group ids whose lag /admin shows, as the consumers were started with. */
+  /**
+   * As the consumers were started with: the topics `POST /events` writes to, the topic and group names the served
+   * catalogue gives, and the groups whose lag `/admin` shows by default (a dead letter keeps its own replay topic).
+   */
   @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
   KAFKA_NAMESPACE = '';
 
-  /** Directory of the event catalogue served under /catalog (what `npm run contracts:export` writes). */
+  /**
+   * Directory of the event catalogue served under `/catalog` (what `npm run contracts:export` writes); without one,
+   * `/catalog` answers `404`.
+   */
   @IsString()
   @IsNotEmpty()
   CATALOG_DIR = 'contracts';
 
-  /** Bearer tokens of internal CloudEvents producers (POST /events), comma-separated; none disables the endpoint. */
+  /**
+   * Bearer tokens of internal CloudEvents producers (`POST /events`), comma-separated, each at least 16 characters;
+   * with none, `POST /events` answers `401`.
+   */
   @Transform(({ value }) =>
     typeof value === 'string'
       ? value
@@ -45,14 +55,17 @@ export class IngressEnv extends OutboundWebhooksEnv {
   @MinLength(16, { each: true, message: 'each token must be at least 16 characters' })
   PRODUCER_TOKENS: string[] = [];
 
-  /** Rejected deliveries kept per source (newest first) for /admin/sources, the console and `hookrail sources`. */
+  /**
+   * Rejected deliveries kept per source, newest first, for `/admin/sources`, the console's Sources page and
+   * `hookrail sources`.
+   */
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(1000)
   REJECTIONS_KEPT_PER_SOURCE = 100;
 
-  /** Largest accepted request body, in bytes (413 above). */
+  /** Largest accepted request body, in bytes (`413` above). */
   @Type(() => Number)
   @IsInt()
   @Min(1024)
@@ -66,7 +79,10 @@ export class IngressEnv extends OutboundWebhooksEnv {
   @Max(200)
   DATABASE_POOL_SIZE = 20;
 
-  /** Most deliveries written by one statement, in one transaction and one commit (group commit); 1 turns it off. */
+  /**
+   * Most deliveries written by one statement, in one transaction and one commit (group commit); 1 gives each delivery
+   * its own.
+   */
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -110,7 +126,7 @@ export class IngressEnv extends OutboundWebhooksEnv {
   @Max(60_000)
   INGRESS_COMMIT_TIMEOUT_MS = 2_000;
 
-  /** Unpublished outbox rows at which deliveries get 429 with Retry-After; 0 turns backpressure off. */
+  /** Unpublished outbox rows at which deliveries get `429` with `Retry-After`; 0 turns backpressure off. */
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -124,8 +140,8 @@ export class IngressEnv extends OutboundWebhooksEnv {
   BACKPRESSURE_CHECK_MS = 1000;
 
   /**
-   * Days an accepted delivery is kept: the sender dedupe window. A sender's retry after it is accepted again as a new
-   * event, so keep it longer than any sender retries.
+   * Days an accepted delivery is kept: the sender dedupe window. Older events are deleted; a sender's retry after it is
+   * accepted again as a new event, so keep it longer than any sender retries, and `GET /events/:id` answers `404`.
    */
   @Type(() => Number)
   @IsInt()
@@ -138,7 +154,10 @@ export class IngressEnv extends OutboundWebhooksEnv {
   @Min(1000)
   INBOUND_EVENTS_RETENTION_INTERVAL_MS = 3_600_000;
 
-  /** How often the console's charts are sampled (one ingress at a time), in milliseconds; 0 turns sampling off here. */
+  /**
+   * How often the console's charts are sampled into `ops_samples` (one ingress at a time), in milliseconds: 1000 to
+   * 3600000, or 0 to turn sampling off on this instance.
+   */
   @Type(() => Number)
   @IsInt()
   @ValidateIf((env: IngressEnv) => env.OPS_SAMPLE_INTERVAL_MS !== 0)

@@ -7,7 +7,7 @@ export class RelayEnv extends BaseEnv {
   /**
    * Drain loops per relay process, each with its own connection, lanes and producer: one loop's database work
    * overlaps another's produce request. Every loop counts as one member when lanes are shared out. The loops share
-   * one JavaScript thread: to use more cores, run more relay processes.
+   * one JavaScript thread: beyond about 15,000 events/s, run one relay process per core with `RELAY_LOOPS=1`.
    */
   @Type(() => Number)
   @IsInt()
@@ -15,7 +15,7 @@ export class RelayEnv extends BaseEnv {
   @Max(16)
   RELAY_LOOPS = 2;
 
-  /** Rows claimed and published per transaction. */
+  /** Rows claimed and published per transaction; keep this × your largest event well below the relay's heap limit. */
   @Type(() => Number)
   @IsInt()
   @Min(1)
@@ -29,14 +29,14 @@ export class RelayEnv extends BaseEnv {
   @Max(1000)
   RELAY_POLL_INTERVAL_MS = 1000;
 
-  /** How often a relay counts its peers and takes or gives back lanes. */
+  /** How often a relay loop counts the relays and takes or gives back lanes. */
   @Type(() => Number)
   @IsInt()
   @Min(100)
   @Max(60_000)
   RELAY_REBALANCE_INTERVAL_MS = 1000;
 
-  /** Upper bound of one produce request's payload; keep below the broker's message.max.bytes (1 MiB by default). */
+  /** Largest produce request, in bytes; keep it below the broker's `message.max.bytes` (1 MiB by default). */
   @Type(() => Number)
   @IsInt()
   @Min(1024)
@@ -51,12 +51,13 @@ export class RelayEnv extends BaseEnv {
   @Min(100)
   RELAY_BACKOFF_MAX_MS = 10_000;
 
-  /** Published rows older than this are deleted by the retention job. */
+  /** Published rows older than this are deleted by the retention job; unpublished and parked rows stay. */
   @Type(() => Number)
   @IsInt()
   @Min(0)
   OUTBOX_RETENTION_SECONDS = 3600;
 
+  /** How often each relay tries the outbox retention job (one relay at a time runs it). */
   @Type(() => Number)
   @IsInt()
   @Min(1000)
@@ -69,13 +70,14 @@ export class RelayEnv extends BaseEnv {
   @Max(100_000)
   OUTBOX_RETENTION_BATCH = 5000;
 
-  /** Port of the Prometheus endpoint GET /metrics; 0 turns it off. */
+  /** Port of the relay's Prometheus endpoint, `GET /metrics`; 0 turns it off. */
   @Type(() => Number)
   @IsInt()
   @Min(0)
   @Max(65_535)
   METRICS_PORT = 9464;
 
+  /** Address the relay's metrics server listens on. */
   @IsString()
   @IsNotEmpty()
   METRICS_HOST = '0.0.0.0';

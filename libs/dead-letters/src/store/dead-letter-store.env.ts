@@ -3,7 +3,11 @@ import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 
 /** The dead-letter store's settings, read with the consumers app's configuration (apps/consumers/src/main.ts). */
 export class DeadLetterStoreEnv {
-  /** Whether this consumers process also runs the dead-letter store (`true` by default). */
+  /**
+   * Whether this consumers process also runs the dead-letter store (`true`/`false`, `1`/`0`): indexes every group's
+   * dead letters and runs their retention job. Processes of different versions share the work, each dead-letter topic
+   * read by a process that knows its group.
+   */
   @Transform(({ value }) =>
     value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value,
   )
@@ -17,7 +21,7 @@ export class DeadLetterStoreEnv {
   @Max(3650)
   DEAD_LETTER_RETENTION_DAYS = 14;
 
-  /** How often the retention job runs. */
+  /** How often the dead-letter retention job runs. */
   @Type(() => Number)
   @IsInt()
   @Min(1000)

@@ -38,20 +38,24 @@ function IsAllowList() {
 export class OutboundWebhooksEnv extends BaseEnv {
   /**
    * The only way around the address rules: host names, addresses or CIDR ranges a webhook URL may point at even
-   * though they are private, loopback or otherwise internal (e.g. `127.0.0.1` for local development). Logged at start.
+   * though they are private, loopback or otherwise internal (e.g. `127.0.0.1` for local development), comma-separated.
+   * Each app logs the exceptions it makes at start. `npm start` allows `127.0.0.1,::1,localhost`.
    */
   @Transform(list)
   @IsAllowList()
   OUTBOUND_WEBHOOKS_ALLOW_HOSTS: string[] = [];
 
-  /** `http` webhook URLs too (development); `https` only by default. */
+  /** `true` allows `http` webhook URLs too (development); `https` only by default. `npm start` sets it. */
   @Transform(({ value }) =>
     value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value,
   )
   @IsBoolean({ message: 'must be true or false' })
   OUTBOUND_WEBHOOKS_ALLOW_HTTP = false;
 
-  /** Ports a webhook URL may use besides 443 (https) and 80 (http), comma-separated. */
+  /**
+   * Ports a webhook URL may use besides 443 (https) and 80 (http), comma-separated. `npm start` allows 4014, the
+   * development receiver's.
+   */
   @Transform(({ value }) => (typeof value === 'string' ? (list({ value }) as string[]).map(Number) : value))
   @IsInt({ each: true, message: 'must be a comma-separated list of port numbers' })
   @Min(1, { each: true })

@@ -41,7 +41,10 @@ export class WebhookDeliveryEnv extends OutboundWebhooksEnv {
   @Matches(/^[A-Za-z0-9._-]+$/, { each: true, message: 'must be a comma-separated list of topic names' })
   OUTBOUND_WEBHOOKS_TOPICS: string[] = [TOPICS.shopOrders, TOPICS.inbound];
 
-  /** Deliveries this process sends at the same time, over all endpoints; 0 runs no delivery workers here. */
+  /**
+   * Deliveries this process sends at the same time, over all endpoints; an endpoint holds at most workers / (busy
+   * endpoints + 1) of them, so one slow receiver cannot take them all. 0 runs no delivery workers here.
+   */
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -66,7 +69,7 @@ export class WebhookDeliveryEnv extends OutboundWebhooksEnv {
   @Max(1)
   OUTBOUND_WEBHOOKS_RETRY_JITTER = 0.2;
 
-  /** An attempt fails when the connection (and TLS) is not up within this. */
+  /** An attempt fails when the TCP connection (and TLS) is not up within this. */
   @Type(() => Number)
   @IsInt()
   @Min(50)
@@ -78,7 +81,10 @@ export class WebhookDeliveryEnv extends OutboundWebhooksEnv {
   @Min(100)
   OUTBOUND_WEBHOOKS_TIMEOUT_MS = 15_000;
 
-  /** A claimed delivery is another worker's after this; keep it longer than the timeout. */
+  /**
+   * A claimed delivery is another worker's after this, or within about a second once its process's database session
+   * is gone (a process killed); at least OUTBOUND_WEBHOOKS_TIMEOUT_MS + 1000.
+   */
   @Type(() => Number)
   @IsInt()
   @Min(500)
@@ -102,19 +108,22 @@ export class WebhookDeliveryEnv extends OutboundWebhooksEnv {
   @IsDuration((value) => (parseDuration(value) ?? 0) > 0, 'must be a duration such as 5d, 12h or 30m')
   OUTBOUND_WEBHOOKS_DISABLE_AFTER = '5d';
 
-  /** How often idle workers look for due deliveries (new ones wake them at once). */
+  /** How often idle workers look for due retries (new deliveries wake them at once). */
   @Type(() => Number)
   @IsInt()
   @Min(10)
   OUTBOUND_WEBHOOKS_POLL_INTERVAL_MS = 250;
 
-  /** Days a delivered or failed delivery (and its attempts) is kept. */
+  /**
+   * Days a delivered or failed delivery (and its attempts) is kept, and a delivery waiting for a disabled endpoint at
+   * most.
+   */
   @Type(() => Number)
   @IsInt()
   @Min(1)
   OUTBOUND_WEBHOOKS_RETENTION_DAYS = 30;
 
-  /** How often this process tries the delivery retention job (one process at a time runs it). */
+  /** How often this process tries the `webhook-deliveries-retention` job (one process at a time runs it). */
   @Type(() => Number)
   @IsInt()
   @Min(1000)

@@ -1,0 +1,130 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CONFIG_READERS, CONFIGURATION_PAGE, configurationPage } from '../../scripts/docs/configuration.page';
+import { SECTIONS_OUTSIDE_CLASSES } from '../../scripts/docs/variables-outside-classes';
+
+/**
+ * docs/configuration.md is generated from the configuration classes (`*.env.ts`: each property's doc comment and
+ * default) and the few variables read outside them: the committed page is what `npm run docs:config` writes today,
+ * every variable has a meaning, every class an app loads is on the page, and no other document keeps a table of its
+ * own.
+ */
+const root = path.resolve(__dirname, '../..');
+const TABLE_HEADER = '| variable | default | meaning |';
+
+const codeFiles = ['apps', 'libs', 'scripts']
+  .flatMap((dir) => (readdirSync(path.join(root, dir), { recursive: true }) as string[]).map((f) => path.join(dir, f)))
+  .filter((file) => file.endsWith('.ts') && !/\.(int-)?spec\.ts$/.test(file));
+
+/** The documents that may point to the page: the README and docs/*.md. */
+const documents = ['README.md', ...readdirSync(path.join(root, 'docs')).map((file) => path.join('docs', file))].filter(
+  (file) => file.endsWith('.md') && file !== CONFIGURATION_PAGE,
+);
+
+/** A file of the repository, by its path from the root. */
+function read(file: string): string {
+  return readFileSync(path.join(root, file), 'utf8');
+}
+
+/** `process.env.NAME`, `env.NAME` or a `'NAME'` looked up in TypeScript; `${NAME` in a shell script. */
+function readsVariable(source: string, name: string): boolean {
+  return new RegExp(`(?:\\benv\\.|\\$\\{|')${name}\\b`).test(source);
+}
+
+/** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as dashes. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+describe('the configuration reference (docs/configuration.md)', () => {
+  const { markdown, problems } = configurationPage(root);
+
+  it('is what npm run docs:config generates from the configuration classes', () => {
+    const committed = existsSync(path.join(root, CONFIGURATION_PAGE)) ? read(CONFIGURATION_PAGE) : '';
+    if (committed === markdown) return;
+    const generated = markdown.split('\n');
+    const lines = committed.split('\n');
+    const at = generated.findIndex((line, index) => line !== lines[index]);
+    const line = at === -1 ? generated.length : at;
+    throw new Error(
+      `${CONFIGURATION_PAGE} differs from what the configuration classes generate: run npm run docs:config ` +
+        `(first difference at line ${line + 1}:\n  committed: ${lines[line] ?? '(end of file)'}\n` +
+        `  generated: ${generated[line] ?? '(end of file)'})`,
+    );
+  });
+
+  it('gives every variable a configuration class reads a meaning, and reads every class', () => {
+    expect(problems).toEqual([]);
+    expect(markdown).toContain(TABLE_HEADER);
+  });
+
+  it('has a section for every configuration class that a program loads', () => {
+    const loaded = codeFiles.flatMap((file) =>
+      [...read(file).matchAll(/loadConfig\(\s*([A-Z]\w*)/g)].map((match) => match[1]),
+    );
+    const onThePage = new Set(CONFIG_READERS.flatMap((reader) => reader.classes));
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(
+      [...new Set(loaded)]
+        .filter((name) => !onThePage.has(name))
+        .map(
+          (name) => `${name} is loaded but read by no program of CONFIG_READERS (scripts/docs/configuration.page.ts)`,
+        ),
+    ).toEqual([]);
+  });
+
+  it('lists variables read outside the classes only while their file reads them', () => {
+    const stale = SECTIONS_OUTSIDE_CLASSES.flatMap((section) => section.variables)
+      .filter(({ name, readBy }) => !existsSync(path.join(root, readBy)) || !readsVariable(read(readBy), name))
+      .map(({ name, readBy }) =>
+        existsSync(path.join(root, readBy)) ? `${readBy} no longer reads ${name}` : `${name}: ${readBy} does not exist`,
+      );
+    expect(stale).toEqual([]);
+  });
+
+  it('gives every variable that the files of its hand-written sections read', () => {
+    const files = new Set(
+      SECTIONS_OUTSIDE_CLASSES.flatMap((section) => section.variables.map((variable) => variable.readBy)),
+    );
+    const missing = [...files]
+      .filter((file) => file.endsWith('.ts') && existsSync(path.join(root, file)))
+      .flatMap((file) =>
+        [...read(file).matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)]
+          .map((match) => match[1])
+          .filter((name) => !markdown.includes(`| \`${name}\` |`))
+          .map((name) => `${file} reads ${name}, which ${CONFIGURATION_PAGE} does not give`),
+      );
+    expect([...new Set(missing)]).toEqual([]);
+  });
+
+  it('has every section that the README and docs/ link to', () => {
+    const anchors = new Set(
+      markdown
+        .split('\n')
+        .filter((line) => /^#{1,6} /.test(line))
+        .map((line) => anchorOf(line.replace(/^#+ /, ''))),
+    );
+    const broken = documents.flatMap((file) =>
+      [...read(file).matchAll(/configuration\.md#([\w-]+)/g)]
+        .filter((match) => !anchors.has(match[1]))
+        .map((match) => `${file} links to ${CONFIGURATION_PAGE}#${match[1]}, which is no heading of it`),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it('is the only document with a table of variables', () => {
+    const tables = documents.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, index) =>
+          line.trim().replace(/\s+/g, ' ') === TABLE_HEADER
+            ? [`${file}:${index + 1} has its own "${TABLE_HEADER}" table: link to ${CONFIGURATION_PAGE} instead`]
+            : [],
+        ),
+    );
+    expect(tables).toEqual([]);
+  });
+});
