@@ -1,7 +1,7 @@
 import { MIN_SECONDS } from './fault-schedule';
 import { randomSeed } from './random';
 
-/** A chaos run's settings, from the environment (see the README's chaos section). */
+/** A chaos run's settings, from the environment (see docs/development.md, Under fire). */
 export interface ChaosConfig {
   seed: number;
   /** Length of the traffic; the faults happen within it, the drain comes after. */

@@ -8,7 +8,7 @@ import { ConsumersTestBed } from '../../apps/consumers/src/testing/consumers-fix
 const PARTITIONS = 2;
 
 /**
- * The README's way to add a group: run it as its own process while the consumers process already running is older
+ * The documented way to add a group (docs/consumers.md): run it as its own process while the consumers process already running is older
  * and does not know it. The new process is the real consumers app running only `analytics` (with the dead-letter
  * store, as by default); the older one is represented by its store, started the way the consumers app starts it with
  * every group but `analytics`. Both are members of the same store group, in either order of start; every dead letter

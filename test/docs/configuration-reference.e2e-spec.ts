@@ -31,14 +31,6 @@ function readsVariable(source: string, name: string): boolean {
   return new RegExp(`(?:\\benv\\.|\\$\\{|')${name}\\b`).test(source);
 }
 
-/** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as dashes. */
-function anchorOf(heading: string): string {
-  return heading
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}
-
 describe('the configuration reference (docs/configuration.md)', () => {
   const { markdown, problems } = configurationPage(root);
 
@@ -98,21 +90,6 @@ describe('the configuration reference (docs/configuration.md)', () => {
           .map((name) => `${file} reads ${name}, which ${CONFIGURATION_PAGE} does not give`),
       );
     expect([...new Set(missing)]).toEqual([]);
-  });
-
-  it('has every section that the README and docs/ link to', () => {
-    const anchors = new Set(
-      markdown
-        .split('\n')
-        .filter((line) => /^#{1,6} /.test(line))
-        .map((line) => anchorOf(line.replace(/^#+ /, ''))),
-    );
-    const broken = documents.flatMap((file) =>
-      [...read(file).matchAll(/configuration\.md#([\w-]+)/g)]
-        .filter((match) => !anchors.has(match[1]))
-        .map((match) => `${file} links to ${CONFIGURATION_PAGE}#${match[1]}, which is no heading of it`),
-    );
-    expect(broken).toEqual([]);
   });
 
   it('is the only document with a table of variables', () => {

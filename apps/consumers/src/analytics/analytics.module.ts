@@ -4,7 +4,7 @@ import type { ConsumerService } from '../consumer-service';
 import { AnalyticsController } from './analytics.controller';
 import { CountEventUseCase } from './count-event.usecase';
 
-/** The analytics group: daily totals per event type. The example a new team copies (README "Add your own consumer group"). */
+/** The analytics group: daily totals per event type. The example a new team copies (docs/consumers.md, "Add your own consumer group"). */
 @Module({ controllers: [AnalyticsController], providers: [CountEventUseCase] })
 export class AnalyticsModule {}
 
