@@ -66,6 +66,9 @@ describe('hookrail endpoints and deliveries (CLI on a real Postgres)', () => {
     const id = /^id:\s+(\S+)$/m.exec(added.stdout)?.[1] as string;
     expect(added.stdout).toMatch(/^eventTypes:\s+shop\.order\.\*, github\.push$/m);
     expect(added.stdout).toMatch(/^ordered:\s+true$/m);
+    // Its failed deliveries as a count, never as "[object Object]".
+    expect(added.stdout).toMatch(/^failed:\s+0$/m);
+    expect(added.stdout).not.toContain('[object Object]');
 
     const list = await hookrail('endpoints', 'list');
     expect(list.code).toBe(0);
@@ -119,14 +122,19 @@ describe('hookrail endpoints and deliveries (CLI on a real Postgres)', () => {
       (
         await db.query(
           `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, ordering_key, payload,
-                                           source_topic, source_partition, source_offset, state, attempts, created_at)
-           VALUES ($1, $2, 'shop.order.placed.v1', '/tests', now(), 'k', '{}', 'shop.orders', 0, '0', $3, 8, now() - $4::interval)
+                                           source_topic, source_partition, source_offset, state, attempts, created_at, failed_at)
+           VALUES ($1, $2, 'shop.order.placed.v1', '/tests', now(), 'k', '{}', 'shop.orders', 0, '0', $3, 8, now() - $4::interval,
+                   now() - $4::interval)
            RETURNING id::text`,
           [added.id, randomUUID(), state, ago],
         )
       ).rows[0].id as string;
     const old = await insert('failed', '2 days');
     const recent = await insert('failed', '1 hour');
+    const shown = await hookrail('endpoints', 'show', added.id);
+    expect(shown.stdout).toMatch(/^failed:\s+2 \(the latest failed at \d{4}-\d\d-\d\dT\S+Z\)$/m);
+    expect(shown.stdout).not.toContain('[object Object]');
+    expect((await hookrail('endpoints', 'list')).stdout).toMatch(new RegExp(`^${added.id}\\s.*\\s2\\s+1\\s*$`, 'm'));
     const listed = await hookrail('deliveries', 'list', added.id, '--status', 'failed', '--since', '1d');
     expect(listed.stdout).toContain(recent);
     expect(listed.stdout).not.toContain(`\n${old} `);

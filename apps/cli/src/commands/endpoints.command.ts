@@ -89,9 +89,10 @@ export async function endpointsCommand(
             ...endpoint,
             eventTypes: endpoint.eventTypes.join(','),
             pending: endpoint.queue.pending,
+            failed: endpoint.failures.failed,
             secrets: endpoint.secrets.length,
           })),
-          ['id', 'url', 'eventTypes', 'state', 'ordered', 'pending', 'secrets', 'disabledReason'],
+          ['id', 'url', 'eventTypes', 'state', 'ordered', 'pending', 'failed', 'secrets', 'disabledReason'],
         ),
       );
     }
@@ -127,13 +128,16 @@ export async function endpointsCommand(
 
 function show(ctx: CliContext, endpoint: WebhookEndpointView, json: boolean): void {
   if (json) return ctx.out(JSON.stringify(endpoint, null, 2));
-  const { secrets, queue, eventTypes, ...fields } = endpoint;
+  const { secrets, queue, failures, eventTypes, ...fields } = endpoint;
   ctx.out(
     formatFields({
       ...fields,
       eventTypes: eventTypes.join(', '),
       pending: queue.pending,
       sending: queue.sending,
+      failed: failures.lastFailedAt
+        ? `${failures.failed} (the latest failed at ${failures.lastFailedAt.toISOString()})`
+        : failures.failed,
       secrets: secrets
         .map((secret) => `${secret.id}${secret.expiresAt ? ` (expires ${secret.expiresAt.toISOString()})` : ''}`)
         .join(', '),

@@ -15,4 +15,9 @@ describe('CLI output', () => {
   it('aligns fields', () => {
     expect(formatFields({ id: 1, status: 'dead' })).toBe('id:     1\nstatus: dead');
   });
+
+  it('prints an object or a list as JSON, never as "[object Object]"', () => {
+    expect(formatFields({ queue: { pending: 1 }, ids: ['a', 'b'] })).toBe('queue: {"pending":1}\nids:   ["a","b"]');
+    expect(formatTable([{ queue: { pending: 1 } }], ['queue'])).toBe('queue\n-------------\n{"pending":1}');
+  });
 });

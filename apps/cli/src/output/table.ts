@@ -2,12 +2,7 @@
 export function formatTable<T extends object>(rows: T[], columns: Array<keyof T & string>, maxWidth = 60): string {
   if (rows.length === 0) return '(none)';
   const cell = (value: unknown): string => {
-    const text =
-      value instanceof Date
-        ? value.toISOString().replace(/\.\d{3}Z$/, 'Z')
-        : value === null || value === undefined
-          ? ''
-          : String(value);
+    const text = value instanceof Date ? value.toISOString().replace(/\.\d{3}Z$/, 'Z') : plainText(value);
     const line = text.replace(/\s+/g, ' ');
     return line.length > maxWidth ? `${line.slice(0, maxWidth - 1)}…` : line;
   };
@@ -27,7 +22,13 @@ export function formatFields(fields: Record<string, unknown>): string {
   return Object.entries(fields)
     .map(
       ([name, value]) =>
-        `${`${name}:`.padEnd(width + 1)} ${value instanceof Date ? value.toISOString() : value === null || value === undefined ? '' : String(value)}`,
+        `${`${name}:`.padEnd(width + 1)} ${value instanceof Date ? value.toISOString() : plainText(value)}`,
     )
     .join('\n');
+}
+
+/** A value as text: nothing for null, JSON for an object or a list (never "[object Object]"). */
+function plainText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
