@@ -192,6 +192,28 @@ describe('outbound webhooks: signed deliveries, retries, refusals (real Kafka, P
     receiver.respond(() => ({ status: 200 }));
   });
 
+  it('records a signing secret that is not base64 as a failed attempt that says which secret and what to do', async () => {
+    const endpoint = await addEndpoint(bed.dataSource, receiver.url('/bad-secret'));
+    // Secrets are made by hookrail; one written by hand (or damaged) is the only way to get a malformed one.
+    await bed.dataSource.query(
+      `UPDATE webhook_endpoint_secrets SET secret = 'whsec_not base64' WHERE endpoint_id = $1`,
+      [endpoint.id],
+    );
+    const event = orderEvent('ord-bad-secret');
+    await produce(bed.kafka, bed.topic, [event]);
+    const failed = await deliveryIn(bed.dataSource, event.id, endpoint.id, 'failed');
+    expect(await attemptLog(bed.dataSource, failed.id)).toEqual(
+      Array.from({ length: 4 }, (_, i) => ({
+        attempt: i + 1,
+        status: null,
+        error:
+          'signing secret 1 of 1 (newest first) is not a Standard Webhooks signing secret: character 10 is white space; ' +
+          `replace it: hookrail endpoints rotate-secret ${endpoint.id} --overlap 0`,
+      })),
+    );
+    expect(receiver.requests.filter((request) => request.path === '/bad-secret')).toEqual([]);
+  });
+
   it('never follows a redirect, not even to the same receiver', async () => {
     const endpoint = await addEndpoint(bed.dataSource, receiver.url('/moved'));
     receiver.respond((request) =>

@@ -53,6 +53,11 @@ describe('loadSources', () => {
       /secrets\[0\] refers to environment variable NOPE, which is not set/,
     ],
     [
+      'a Standard Webhooks secret that is not base64',
+      file([{ ...shop, secrets: ['env:SHOP_SECRET', 'whsec_b2xk!'] }]),
+      /source #1 \(shop\): secrets\[1\] is not a Standard Webhooks signing secret: character 11 is a character that base64 does not use; a valid one is whsec_ followed by/,
+    ],
+    [
       'a tolerance over the scheme window',
       file([{ ...shop, toleranceSeconds: 600 }]),
       /toleranceSeconds can be at most 300/,

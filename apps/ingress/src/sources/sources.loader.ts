@@ -1,6 +1,7 @@
 import { ConfigError, configErrorMessage } from '@app/config';
 import { flattenErrors } from '@app/contracts';
 import { CLOUDEVENTS_SOURCE, UNKNOWN_SOURCE } from '@app/rejections';
+import { WEBHOOK_SECRET_FORMAT, webhookSecretProblem } from '@app/webhooks';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { readFileSync } from 'node:fs';
@@ -56,7 +57,9 @@ export function loadSources(path: string, env: NodeJS.ProcessEnv = process.env):
     }
     const secrets = config.secrets.map((secret, position) => {
       const resolved = resolveSecret(secret, `${where}: secrets[${position}]`, env);
-      if (typeof resolved !== 'string') problems.push(resolved.problem);
+      const problem =
+        typeof resolved === 'string' ? secretProblem(config, resolved, position, where) : resolved.problem;
+      if (problem) problems.push(problem);
       return typeof resolved === 'string' ? resolved : '';
     });
     if (problems.length > before) return [];
@@ -75,6 +78,14 @@ export function loadSources(path: string, env: NodeJS.ProcessEnv = process.env):
   });
   if (problems.length > 0) throw new ConfigError(configErrorMessage(problems), problems);
   return sources;
+}
+
+/** A Standard Webhooks secret must be base64 (the HMAC key): which one is not, how it was given, and why. */
+function secretProblem(config: SourceConfig, secret: string, position: number, where: string): string | undefined {
+  const problem = config.scheme === 'standard-webhooks' ? webhookSecretProblem(secret) : undefined;
+  if (!problem) return undefined;
+  const given = config.secrets[position].startsWith('env:') ? ` (${config.secrets[position]})` : '';
+  return `${where}: secrets[${position}]${given} is not a Standard Webhooks signing secret: ${problem}; a valid one is ${WEBHOOK_SECRET_FORMAT}`;
 }
 
 function resolveSecret(secret: string, where: string, env: NodeJS.ProcessEnv): string | { problem: string } {

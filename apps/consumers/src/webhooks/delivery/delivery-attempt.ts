@@ -2,7 +2,7 @@ import { GuardedHttpClient, PostFailedError, PostLimits, SsrfGuard, UrlRefusedEr
 import { ClaimedDelivery } from './deliveries.repository';
 import { AttemptOutcome, AttemptResult } from './outcomes.repository';
 import { RetrySchedule } from './retry-schedule';
-import { WebhookSigner } from './webhook-signer';
+import { InvalidSigningSecretError, WebhookSigner } from './webhook-signer';
 
 /** Bytes of an answer kept in the delivery log. */
 export const KEPT_RESPONSE_BYTES = 2048;
@@ -64,18 +64,26 @@ export class DeliveryAttempt {
       if (error instanceof UrlRefusedError) return outcome({ error: `URL refused: ${error.reason}` });
       throw error;
     }
-    const headers = this.deps.signer.headers(
-      {
-        id: delivery.eventId,
-        type: delivery.eventType,
-        source: delivery.eventSource,
-        time: delivery.eventTime,
-        subject: delivery.subject,
-      },
-      delivery.payload,
-      delivery.secrets,
-      new Date(),
-    );
+    let headers;
+    try {
+      headers = this.deps.signer.headers(
+        {
+          id: delivery.eventId,
+          type: delivery.eventType,
+          source: delivery.eventSource,
+          time: delivery.eventTime,
+          subject: delivery.subject,
+        },
+        delivery.payload,
+        delivery.secrets,
+        new Date(),
+      );
+    } catch (error) {
+      if (!(error instanceof InvalidSigningSecretError)) throw error;
+      return outcome({
+        error: `${error.message}; replace it: hookrail endpoints rotate-secret ${delivery.endpointId} --overlap 0`,
+      });
+    }
     try {
       const answer = await this.deps.client.post(
         target,

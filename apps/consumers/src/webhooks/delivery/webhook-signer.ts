@@ -1,3 +1,4 @@
+import { webhookSecretProblem } from '@app/webhooks';
 import { Webhook } from 'standardwebhooks';
 
 /** The CloudEvents attributes of a delivery, sent as `ce-*` headers (HTTP binding, binary mode). */
@@ -11,6 +12,11 @@ export interface SignedEvent {
 
 const MAX_CACHED_SECRETS = 1_000;
 
+/** One of the endpoint's secrets cannot sign: which one (newest first, as `endpoints show` lists them) and why. */
+export class InvalidSigningSecretError extends Error {
+  override name = 'InvalidSigningSecretError';
+}
+
 /**
  * The headers of one attempt: Standard Webhooks (`webhook-id` = the event id, the same for every attempt and replay;
  * `webhook-timestamp` = now; `webhook-signature` with one `v1,` signature per active secret, separated by spaces, as
@@ -21,7 +27,9 @@ export class WebhookSigner {
   private readonly keys = new Map<string, Webhook>();
 
   headers(event: SignedEvent, payload: string, secrets: readonly string[], now: Date): Record<string, string> {
-    const signatures = secrets.map((secret) => this.key(secret).sign(event.id, now, payload));
+    const signatures = secrets.map((secret, index) =>
+      this.key(secret, index, secrets.length).sign(event.id, now, payload),
+    );
     return {
       'content-type': 'application/json',
       'user-agent': 'hookrail-webhooks/1',
@@ -37,9 +45,14 @@ export class WebhookSigner {
     };
   }
 
-  private key(secret: string): Webhook {
+  private key(secret: string, index: number, count: number): Webhook {
     let key = this.keys.get(secret);
     if (!key) {
+      const problem = webhookSecretProblem(secret);
+      if (problem)
+        throw new InvalidSigningSecretError(
+          `signing secret ${index + 1} of ${count} (newest first) is not a Standard Webhooks signing secret: ${problem}`,
+        );
       if (this.keys.size >= MAX_CACHED_SECRETS) this.keys.clear();
       key = new Webhook(secret);
       this.keys.set(secret, key);
