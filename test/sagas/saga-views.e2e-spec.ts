@@ -260,7 +260,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
       message: expect.stringContaining('already pending'),
     });
     expect(await cli('sagas', 'retry', sagaId)).toMatchObject({
-      code: 2,
+      code: 1,
       stderr: expect.stringContaining('already pending'),
     });
     const [requested] = (await json(admin(`/${sagaId}`))).history.slice(-1);
@@ -293,7 +293,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
     expect(await json(again)).toMatchObject({ error: 'saga_not_running', message: expect.stringContaining('pending') });
     const cli = (...args: string[]) => hookrailInProcess(ingress.database.url, args, { HOOKRAIL_OPERATOR: 'ops' });
     expect(await cli('sagas', 'cancel', sagaId)).toMatchObject({
-      code: 2,
+      code: 1,
       stderr: expect.stringContaining('a cancel is already pending'),
     });
     const audit = await dataSource.query(
@@ -318,7 +318,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
     expect((await json(admin('?state=cancelled'))).items.map((saga: { id: string }) => saga.id)).toEqual([sagaId]);
     expect((await cli('sagas', 'list')).stdout).toContain('cancelled 1');
     expect(await cli('sagas', 'cancel', sagaId)).toMatchObject({
-      code: 2,
+      code: 1,
       stderr: expect.stringContaining('it is cancelled'),
     });
 

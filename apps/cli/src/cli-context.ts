@@ -4,7 +4,11 @@ import { Admin, Partitioners, Producer } from 'kafkajs';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { CLI_ENTITIES } from './cli.entities';
+import { kafkaConnectError, postgresConnectError } from './cli-errors';
 import { CliEnv } from './config/cli.env';
+
+/** Few retries for the CLI's Kafka clients: an operator hears within seconds that the brokers do not answer. */
+const KAFKA_RETRY = { retries: 2, initialRetryTime: 300 };
 
 /** What a command needs, each made on first use and closed at the end: most commands touch only one of them. */
 export class CliContext {
@@ -35,12 +39,17 @@ export class CliContext {
 
   /**
    * Statements on a plain pg pool, for commands that only read: without TypeORM, which takes a quarter of a second to
-   * load.
+   * load. The first call connects, so that a database that does not answer is named at once.
    */
   async rows(): Promise<QueryRows> {
     if (!this.pool) {
       this.noteDefaultDatabase();
-      this.pool = createPool({ url: this.env.DATABASE_URL, applicationName: 'hookrail-cli', poolSize: 2 }, () => {});
+      const pool = createPool({ url: this.env.DATABASE_URL, applicationName: 'hookrail-cli', poolSize: 2 }, () => {});
+      this.pool = pool;
+      const client = await pool.connect().catch((error: unknown) => {
+        throw postgresConnectError(error, this.env.DATABASE_URL);
+      });
+      client.release();
     }
     return clientRows(this.pool);
   }
@@ -53,6 +62,8 @@ export class CliContext {
         applicationName: 'hookrail-cli',
         poolSize: 2,
         entities: CLI_ENTITIES,
+      }).catch((error: unknown) => {
+        throw postgresConnectError(error, this.env.DATABASE_URL);
       });
     }
     return this.dataSource;
@@ -60,20 +71,26 @@ export class CliContext {
 
   async kafkaAdmin(): Promise<Admin> {
     if (!this.admin) {
-      this.admin = createKafka('hookrail-cli', this.env.KAFKA_BROKERS).admin();
-      await this.admin.connect();
+      const admin = createKafka('hookrail-cli', this.env.KAFKA_BROKERS, undefined, { retry: KAFKA_RETRY }).admin();
+      await admin.connect().catch((error: unknown) => {
+        throw kafkaConnectError(error, this.env.KAFKA_BROKERS);
+      });
+      this.admin = admin;
     }
     return this.admin;
   }
 
   async kafkaProducer(): Promise<Producer> {
     if (!this.producer) {
-      this.producer = createKafka('hookrail-cli', this.env.KAFKA_BROKERS).producer({
+      const producer = createKafka('hookrail-cli', this.env.KAFKA_BROKERS, undefined, { retry: KAFKA_RETRY }).producer({
         idempotent: true,
         maxInFlightRequests: 1,
         createPartitioner: Partitioners.DefaultPartitioner,
       });
-      await this.producer.connect();
+      await producer.connect().catch((error: unknown) => {
+        throw kafkaConnectError(error, this.env.KAFKA_BROKERS);
+      });
+      this.producer = producer;
     }
     return this.producer;
   }
@@ -99,8 +116,4 @@ export class CliContext {
     await this.dataSource?.destroy();
     await this.pool?.end();
   }
-}
-
-export class UsageError extends Error {
-  override name = 'UsageError';
 }

@@ -54,9 +54,13 @@ delivery replays and saga retries and cancels in operator_audit.
 
 Environment: DATABASE_URL (default: database hookrail on 127.0.0.1, as npm start), KAFKA_BROKERS, KAFKA_NAMESPACE,
 HOOKRAIL_OPERATOR (who you are in the audit), OUTBOUND_WEBHOOKS_ALLOW_HOSTS / _ALLOW_HTTP / _ALLOW_PORTS (the SSRF
-rules an endpoint's URL is checked against). The database used is named on stderr.`;
+rules an endpoint's URL is checked against). The database used is named on stderr.
 
-/** Runs one command; returns the exit code (0 done, 1 failed, 2 usage error). */
+Exit status: 0 done; 1 failed (nothing with that id, a state that refuses the change, Postgres or Kafka not
+answering: the message names DATABASE_URL's host or KAFKA_BROKERS; "jobs": a job is overdue); 2 usage or
+configuration error (an unknown command or option, a bad value, a DATABASE_URL naming a database that does not exist).`;
+
+/** Runs one command; returns the exit code (0 done, 1 failed, 2 usage or configuration error). */
 export async function runCli(
   argv: string[],
   out: (text: string) => void,

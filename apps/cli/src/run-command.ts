@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { ConfigError, developmentEnvFile, findRepoRoot, loadConfig, withDevelopmentEnv } from '@app/config';
 import { DEFAULT_DATABASE_URL } from '@app/db';
 import { errorMessage } from '@app/logger';
-import { CliContext, UsageError } from './cli-context';
+import { CliContext } from './cli-context';
+import { CommandRefusedError, UnreachableError, UsageError } from './cli-errors';
 import { CliEnv } from './config/cli.env';
 import { ParsedValues } from './cli-options';
 
@@ -15,8 +16,9 @@ export interface ParsedCommand {
 }
 
 /**
- * Runs one parsed command; returns the exit code (0 done, 1 failed, 2 usage error). Each command's module is loaded
- * when it runs, so that a command loads only the libraries it uses.
+ * Runs one parsed command; returns the exit code: 0 done, 1 failed (nothing with that id, a state that refuses it, a
+ * dependency that does not answer, anything unexpected), 2 usage or configuration error (retrying as is cannot help).
+ * Each command's module is loaded when it runs, so that a command loads only the libraries it uses.
  */
 export async function runCommand(
   { command, action, rest, values }: ParsedCommand,
@@ -121,6 +123,10 @@ export async function runCommand(
     if (error instanceof UsageError || badFilter || error instanceof ConfigError) {
       err(`hookrail: ${error.message}`);
       return 2;
+    }
+    if (error instanceof CommandRefusedError || error instanceof UnreachableError) {
+      err(`hookrail: ${error.message}`);
+      return 1;
     }
     err(`hookrail: failed: ${errorMessage(error)}`);
     return 1;

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, LogEntry } from 'kafkajs';
+import { Kafka, logLevel, LogEntry, RetryOptions } from 'kafkajs';
 import { Logger } from 'pino';
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -8,12 +8,23 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.DEBUG]: 'debug',
 };
 
+export interface KafkaClientOptions {
+  /** How the client retries connecting and its requests (kafkajs's default: 5 retries, about 10 s in all). */
+  retry?: RetryOptions;
+}
+
 /** A kafkajs client whose own log lines go through the app's structured logger. */
-export function createKafka(clientId: string, brokers: string[], logger?: Logger): Kafka {
+export function createKafka(
+  clientId: string,
+  brokers: string[],
+  logger?: Logger,
+  options: KafkaClientOptions = {},
+): Kafka {
   return new Kafka({
     clientId,
     brokers,
     connectionTimeout: 3000,
+    ...(options.retry && { retry: options.retry }),
     logLevel: logger ? logLevel.WARN : logLevel.NOTHING,
     logCreator: () => (entry: LogEntry) => {
       if (!logger) return;

@@ -1,7 +1,8 @@
 import { DeliverySummary, listDeliveries, replayDelivery, replayDeliveries, showDelivery } from '@app/webhooks';
-import { CliContext, UsageError } from '../cli-context';
+import { CliContext } from '../cli-context';
+import { UsageError } from '../cli-errors';
 import { formatFields, formatTable } from '../output/table';
-import { actorOf, asUsage, webhookAdmin } from './endpoints.command';
+import { actorOf, asCliErrors, webhookAdmin } from './endpoints.command';
 
 export interface DeliveriesOptions {
   json: boolean;
@@ -38,7 +39,7 @@ export async function deliveriesCommand(
   if (!endpointId || extra.length > 0) throw new UsageError(`deliveries ${action ?? ''} takes an endpoint id`.trim());
   switch (action) {
     case 'list': {
-      const rows = await asUsage(() =>
+      const rows = await asCliErrors(() =>
         listDeliveries(admin, endpointId, {
           ...(options.status && { status: options.status }),
           ...(options.type && { eventType: options.type }),
@@ -51,7 +52,7 @@ export async function deliveriesCommand(
     }
     case 'show': {
       if (!deliveryId) throw new UsageError('deliveries show takes an endpoint id and a delivery id');
-      const { attemptLog, payload, ...fields } = await asUsage(() => showDelivery(admin, endpointId, deliveryId));
+      const { attemptLog, payload, ...fields } = await asCliErrors(() => showDelivery(admin, endpointId, deliveryId));
       if (options.json) return ctx.out(JSON.stringify({ ...fields, payload, attemptLog }, null, 2));
       return ctx.out(
         [
@@ -70,7 +71,7 @@ export async function deliveriesCommand(
         throw new UsageError('deliveries replay takes a delivery id or --since, not both');
       if (!deliveryId && !options.since)
         throw new UsageError('deliveries replay needs a delivery id, or --since T for every delivery since T');
-      const result = await asUsage(() =>
+      const result = await asCliErrors(() =>
         deliveryId
           ? replayDelivery(admin, endpointId, deliveryId, actor)
           : replayDeliveries(

@@ -9,7 +9,8 @@ import {
   replayDeadLetters,
 } from '@app/dead-letters';
 import os from 'node:os';
-import { CliContext, UsageError } from '../cli-context';
+import { CliContext } from '../cli-context';
+import { CommandRefusedError, UsageError } from '../cli-errors';
 import { formatFields, formatTable } from '../output/table';
 import { parkedCommand, parkedKeysTable, purgeKeyCommand, withConfirmation } from './parked.command';
 
@@ -130,7 +131,7 @@ async function show(ctx: CliContext, ids: string[], options: DlqOptions): Promis
   if (ids.length !== 1) throw new UsageError('dlq show takes one dead-letter id');
   const { ids: [id] = [] } = parseFilter({ ids });
   const row = await new DeadLettersRepository(await ctx.database()).find(id);
-  if (!row) throw new UsageError(`no dead letter with id ${id}`);
+  if (!row) throw new CommandRefusedError(`no dead letter with id ${id}`);
   if (options.json) return ctx.out(JSON.stringify(row, null, 2));
   const { payload, headers, errorStack, ...fields } = row;
   ctx.out(

@@ -10,10 +10,13 @@ import {
   ssrfPolicyOf,
   WebhookAdminContext,
   WebhookEndpointView,
+  WebhookConflictError,
   WebhookInputError,
+  WebhookNotFoundError,
 } from '@app/webhooks';
 import os from 'node:os';
-import { CliContext, UsageError } from '../cli-context';
+import { CliContext } from '../cli-context';
+import { CommandRefusedError, UsageError } from '../cli-errors';
 import { formatFields, formatTable } from '../output/table';
 
 export interface EndpointsOptions {
@@ -37,13 +40,18 @@ export function actorOf(ctx: CliContext, as?: string): string {
   return `cli:${as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
 }
 
-/** Input and URL refusals are usage errors (exit 2), with the reason. */
-export async function asUsage<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * The management use cases' refusals as the CLI's: bad input and a refused URL are usage errors (exit 2), an unknown
+ * endpoint or delivery and a state that does not allow the change are refusals (exit 1), each with the reason.
+ */
+export async function asCliErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof UrlRefusedError) throw new UsageError(`the URL is refused: ${error.reason}`);
     if (error instanceof WebhookInputError) throw new UsageError(error.message);
+    if (error instanceof WebhookNotFoundError || error instanceof WebhookConflictError)
+      throw new CommandRefusedError(error.message);
     throw error;
   }
 }
@@ -64,7 +72,7 @@ export async function endpointsCommand(
   };
   switch (action) {
     case 'add': {
-      const { endpoint, secret } = await asUsage(() =>
+      const { endpoint, secret } = await asCliErrors(() =>
         createWebhookEndpoint(
           admin,
           {
@@ -97,26 +105,26 @@ export async function endpointsCommand(
       );
     }
     case 'show':
-      return show(ctx, await asUsage(() => showWebhookEndpoint(admin, one('show'))), options.json);
+      return show(ctx, await asCliErrors(() => showWebhookEndpoint(admin, one('show'))), options.json);
     case 'disable':
       return show(
         ctx,
-        await asUsage(() =>
+        await asCliErrors(() =>
           disableWebhookEndpoint(admin, one('disable'), options.reason ? { reason: options.reason } : {}, actor),
         ),
         options.json,
       );
     case 'enable':
-      return show(ctx, await asUsage(() => enableWebhookEndpoint(admin, one('enable'), actor)), options.json);
+      return show(ctx, await asCliErrors(() => enableWebhookEndpoint(admin, one('enable'), actor)), options.json);
     case 'rotate-secret': {
       const overlapSeconds = options.overlap === undefined ? undefined : seconds(options.overlap);
-      const { endpoint, secret } = await asUsage(() =>
+      const { endpoint, secret } = await asCliErrors(() =>
         rotateWebhookSecret(admin, one('rotate-secret'), overlapSeconds === undefined ? {} : { overlapSeconds }, actor),
       );
       return showWithSecret(ctx, endpoint, secret, options.json);
     }
     case 'delete':
-      return ctx.out(JSON.stringify(await asUsage(() => deleteWebhookEndpoint(admin, one('delete'), actor))));
+      return ctx.out(JSON.stringify(await asCliErrors(() => deleteWebhookEndpoint(admin, one('delete'), actor))));
     default:
       throw new UsageError(
         action

@@ -1,6 +1,7 @@
 import { managerRows } from '@app/db';
 import { describeInterval, JobScheduleRepository, JobStatus } from '@app/jobs';
-import { CliContext, UsageError } from '../cli-context';
+import { CliContext } from '../cli-context';
+import { CommandRefusedError, UsageError } from '../cli-errors';
 import { formatTable } from '../output/table';
 
 /**
@@ -17,7 +18,7 @@ export async function jobsCommand(
   const jobs = new JobScheduleRepository(managerRows((await ctx.database()).manager));
   if (action === 'forget') {
     if (names.length !== 1) throw new UsageError('jobs forget takes one job name');
-    if (!(await jobs.forget(names[0]))) throw new UsageError(`no job named ${names[0]}`);
+    if (!(await jobs.forget(names[0]))) throw new CommandRefusedError(`no job named ${names[0]}`);
     ctx.out(`forgot job ${names[0]} (a process that still schedules it registers it again at its next tick)`);
     return 0;
   }

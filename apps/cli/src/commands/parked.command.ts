@@ -5,7 +5,8 @@ import {
   purgeParkedKey,
   PurgeParkedKeyResult,
 } from '@app/dead-letters';
-import { CliContext, UsageError } from '../cli-context';
+import { CliContext } from '../cli-context';
+import { UsageError } from '../cli-errors';
 import { formatTable } from '../output/table';
 
 const PARKED_COLUMNS: Array<keyof ParkedKeySummary> = [

@@ -9,7 +9,8 @@ import {
   SagaViews,
 } from '@app/saga';
 import os from 'node:os';
-import { CliContext, UsageError } from '../cli-context';
+import { CliContext } from '../cli-context';
+import { CommandRefusedError, UsageError } from '../cli-errors';
 import { formatFields, formatTable } from '../output/table';
 
 export interface SagasOptions {
@@ -87,7 +88,7 @@ async function list(ctx: CliContext, options: SagasOptions): Promise<void> {
 
 async function show(ctx: CliContext, id: string, options: SagasOptions): Promise<void> {
   const saga = await SagaViews.find(await ctx.database(), id);
-  if (!saga) throw new UsageError(`no saga with id ${id}`);
+  if (!saga) throw new CommandRefusedError(`no saga with id ${id}`);
   if (options.json) return ctx.out(JSON.stringify(saga, null, 2));
   const { history, data, results, ...fields } = saga;
   ctx.out(
@@ -113,9 +114,9 @@ function actorOf(ctx: CliContext, options: SagasOptions): string {
 async function retry(ctx: CliContext, id: string, options: SagasOptions): Promise<void> {
   const actor = actorOf(ctx, options);
   const result = await retryFailedSaga(await ctx.database(), id, actor);
-  if (result.outcome === 'not-found') throw new UsageError(`no saga with id ${id}`);
+  if (result.outcome === 'not-found') throw new CommandRefusedError(`no saga with id ${id}`);
   if (result.outcome === 'not-failed')
-    throw new UsageError(
+    throw new CommandRefusedError(
       `only a failed saga can be retried; ${result.retryPending ? 'a retry is already pending' : `it is ${result.state}`}`,
     );
   ctx.out(
@@ -131,9 +132,9 @@ async function cancel(ctx: CliContext, id: string, options: SagasOptions): Promi
     throw new UsageError(`--reason must be 1 to ${CANCEL_REASON_MAX} characters`);
   const actor = actorOf(ctx, options);
   const result = await cancelRunningSaga(await ctx.database(), id, actor, reason);
-  if (result.outcome === 'not-found') throw new UsageError(`no saga with id ${id}`);
+  if (result.outcome === 'not-found') throw new CommandRefusedError(`no saga with id ${id}`);
   if (result.outcome === 'not-running')
-    throw new UsageError(
+    throw new CommandRefusedError(
       `only a running saga can be cancelled; ${result.cancelPending ? 'a cancel is already pending' : `it is ${result.state}`}`,
     );
   ctx.out(

@@ -1,5 +1,6 @@
 import { SourceRejection, SourceRejectionsRepository, summarizeRejections } from '@app/rejections';
-import { CliContext, UsageError } from '../cli-context';
+import { CliContext } from '../cli-context';
+import { UsageError } from '../cli-errors';
 import { formatTable } from '../output/table';
 
 const DEFAULT_LIMIT = 20;

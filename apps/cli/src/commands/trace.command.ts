@@ -1,5 +1,6 @@
 import { EventTrail, findTrails } from '@app/trail';
-import { CliContext, UsageError } from '../cli-context';
+import { CliContext } from '../cli-context';
+import { CommandRefusedError, UsageError } from '../cli-errors';
 
 /**
  * `hookrail trace <ref>`: the whole trail of the event(s) an event id, a sender's event id or an aggregate id names:
@@ -10,7 +11,7 @@ export async function traceCommand(ctx: CliContext, refs: string[], options: { j
   if (refs.length !== 1) throw new UsageError('trace takes one event id, sender event id or aggregate id');
   const answer = await findTrails(refs[0], { db: await ctx.database(), kafkaAdmin: () => ctx.kafkaAdmin() });
   if (answer.events.length === 0)
-    throw new UsageError(`no event with id, sender event id or aggregate id "${refs[0]}"`);
+    throw new CommandRefusedError(`no event with id, sender event id or aggregate id "${refs[0]}"`);
   if (options.json) return ctx.out(JSON.stringify(answer, null, 2));
   ctx.out(answer.events.map(describe).join('\n\n'));
 }
