@@ -221,7 +221,7 @@ describe('console pages for sagas, webhooks, sources, the catalogue and open bre
     ]);
   });
 
-  it('adds an endpoint showing its secret once, replays a failed delivery after a dry run, disables and enables it', async () => {
+  it('adds an endpoint showing its secret once, replays a failed delivery after a dry run, disables and enables it, sends a waiting delivery now', async () => {
     await page.click('nav a[data-page=webhooks]');
     await page.click('#wh-add-box summary');
     await page.fill('#wh-url', 'https://hooks.test/orders');
@@ -280,6 +280,31 @@ describe('console pages for sagas, webhooks, sources, the catalogue and open bre
     expect(await db.query(`SELECT state FROM webhook_endpoints WHERE id = $1`, [endpoint.id])).toEqual([
       { state: 'enabled' },
     ]);
+
+    // A delivery that waits five minutes for its next attempt is sent now, its attempts kept.
+    const [{ id: waiting }] = await db.query(
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, ordering_key, payload,
+                                       source_topic, source_partition, source_offset, state, attempts, next_attempt_at,
+                                       last_status, last_error)
+       VALUES ($1, $2, 'shop.order.placed.v1', '/sources/shop', now(), $3, '{}', 'shop.orders', 0, '13', 'pending', 1,
+               now() + interval '5 minutes', 503, 'HTTP 503')
+       RETURNING id::text`,
+      [endpoint.id, randomUUID(), orderId],
+    );
+    await page.selectOption('#wh-status', 'pending');
+    const pending = page.locator(`#wh-deliveries tr[data-delivery="${waiting}"]`);
+    await confirmed(
+      pending.locator('[data-action=retry]'),
+      'now, instead of at its next attempt (in 5 min)? Its 1 attempt',
+    );
+    await page.locator('#flash', { hasText: `Delivery ${waiting} is due now` }).waitFor();
+    expect(
+      await db.query(`SELECT next_attempt_at <= now() AS due, attempts FROM webhook_deliveries WHERE id = $1`, [
+        waiting,
+      ]),
+    ).toEqual([{ due: true, attempts: 1 }]);
+    await pending.locator('td[data-column=when]', { hasText: /ago|in 0 s/ }).waitFor();
+    expect(await pending.locator('[data-action=retry]').count()).toBe(0);
   });
 
   it('lists the sources with their rejected deliveries, and shows one without its signature', async () => {

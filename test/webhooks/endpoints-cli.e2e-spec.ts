@@ -152,4 +152,37 @@ describe('hookrail endpoints and deliveries (CLI on a real Postgres)', () => {
     ]);
     expect((await hookrail('deliveries', 'replay', added.id)).code).toBe(2);
   });
+
+  it('sends a pending delivery now instead of at its next attempt (deliveries retry); replay says to use it', async () => {
+    const added = JSON.parse(
+      (await hookrail('endpoints', 'add', 'https://hooks.test/retry', '--event-type', '*', '--json')).stdout,
+    );
+    const [{ id }] = (
+      await db.query(
+        `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, ordering_key, payload,
+                                         source_topic, source_partition, source_offset, state, attempts, next_attempt_at)
+         VALUES ($1, $2, 'shop.order.placed.v1', '/tests', now(), 'k', '{}', 'shop.orders', 0, '0', 'pending', 3,
+                 now() + interval '5 minutes')
+         RETURNING id::text`,
+        [added.id, randomUUID()],
+      )
+    ).rows;
+    const replay = await hookrail('deliveries', 'replay', added.id, id);
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toMatch(
+      /is pending \(its next attempt is due at \S+\): it is already queued; retry it to send it now$/,
+    );
+
+    const retried = await hookrail('deliveries', 'retry', added.id, id);
+    expect(retried).toMatchObject({ code: 0, stderr: '' });
+    expect(retried.stdout).toBe(
+      `delivery ${id} is due now as cli:ops-team: the next free worker sends it (attempt 4; the schedule goes on from there)`,
+    );
+    const { rows } = await db.query(
+      `SELECT next_attempt_at <= now() AS due, attempts, replay_count FROM webhook_deliveries WHERE id = $1`,
+      [id],
+    );
+    expect(rows).toEqual([{ due: true, attempts: 3, replay_count: 0 }]);
+    expect((await hookrail('deliveries', 'retry', added.id)).code).toBe(2);
+  });
 });

@@ -64,6 +64,7 @@ describe('/admin/webhook-endpoints (real ingress and Postgres)', () => {
       ['GET', `/admin/webhook-endpoints/${id}/deliveries`],
       ['GET', `/admin/webhook-endpoints/${id}/deliveries/1`],
       ['POST', `/admin/webhook-endpoints/${id}/deliveries/1/replay`, {}],
+      ['POST', `/admin/webhook-endpoints/${id}/deliveries/1/retry`, {}],
       ['POST', `/admin/webhook-endpoints/${id}/replay`, { since: '1h' }],
       ['GET', `/admin/webhook-endpoints/${id}/audit`],
     ];
@@ -329,6 +330,65 @@ describe('/admin/webhook-endpoints (real ingress and Postgres)', () => {
       ['replay', 2],
       ['create', 1],
     ]);
+  });
+
+  it('retries a pending delivery now: due at once, its attempts kept; 409 for the others, saying what to do', async () => {
+    const { id } = await create({ url: 'https://hooks.test/retry-now' });
+    const seed = async (state: string) => {
+      const [row] = await ingress.query<{ id: string }>(
+        `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, ordering_key, payload,
+                                         source_topic, source_partition, source_offset, state, attempts, next_attempt_at,
+                                         lease_until, last_status, last_error)
+         VALUES ($1, $2, 'shop.order.placed.v1', '/tests', now(), 'ord_1', '{}', 'shop.orders', 0, '0', $3::varchar, 2,
+                 now() + interval '5 minutes', CASE WHEN $3::varchar = 'sending' THEN now() + interval '30 seconds' END, 503, 'HTTP 503')
+         RETURNING id::text`,
+        [id, randomUUID(), state],
+      );
+      return row.id;
+    };
+    const [waiting, sending, delivered] = [await seed('pending'), await seed('sending'), await seed('delivered')];
+    const due = async (delivery: string) =>
+      (
+        await ingress.query<{ due: boolean; attempts: number; replay_count: number }>(
+          `SELECT next_attempt_at <= now() AS due, attempts, replay_count FROM webhook_deliveries WHERE id = $1`,
+          [delivery],
+        )
+      )[0];
+
+    // A replay of a waiting delivery is refused, and says how to send it now.
+    const replay = await call('POST', `/admin/webhook-endpoints/${id}/deliveries/${waiting}/replay`);
+    expect(replay.status).toBe(409);
+    expect(replay.body.message).toMatch(
+      new RegExp(
+        `^delivery ${waiting} is pending \\(its next attempt is due at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\): ` +
+          'it is already queued; retry it to send it now$',
+      ),
+    );
+
+    const retried = await call('POST', `/admin/webhook-endpoints/${id}/deliveries/${waiting}/retry`);
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual({ id: waiting, state: 'pending', attempts: 2, nextAttemptAt: expect.any(String) });
+    expect(new Date(retried.body.nextAttemptAt).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(await due(waiting)).toEqual({ due: true, attempts: 2, replay_count: 0 });
+
+    const refused = async (delivery: string) => {
+      const answer = await call('POST', `/admin/webhook-endpoints/${id}/deliveries/${delivery}/retry`);
+      expect(answer.status).toBe(409);
+      return answer.body.message;
+    };
+    expect(await refused(sending)).toBe(`delivery ${sending} is sending: an attempt is in flight`);
+    expect(await refused(delivered)).toBe(`delivery ${delivered} is delivered; replay it to send it again`);
+    expect(await due(sending)).toMatchObject({ due: false });
+
+    await call('POST', `/admin/webhook-endpoints/${id}/disable`, { body: {} });
+    const later = await seed('pending');
+    expect(await refused(later)).toBe(
+      `endpoint ${id} is disabled: its deliveries wait until it is enabled, which sends them at once`,
+    );
+    expect(await due(later)).toMatchObject({ due: false });
+    expect((await call('POST', `/admin/webhook-endpoints/${id}/deliveries/999999/retry`)).status).toBe(404);
+    const audit = await call('GET', `/admin/webhook-endpoints/${id}/audit`);
+    expect(audit.body[1]).toMatchObject({ actor: 'admin:ada', action: 'retry', affectedIds: [waiting], count: 1 });
   });
 
   it('lists an event’s deliveries in GET /events/:id', async () => {

@@ -36,6 +36,7 @@ Usage:
   hookrail endpoints delete <id>
   hookrail deliveries list <endpoint-id> [--status S] [--type T] [--since T] [--until T] [--limit N]
   hookrail deliveries show <endpoint-id> <delivery-id>      one delivery: payload and every attempt
+  hookrail deliveries retry <endpoint-id> <delivery-id>     a pending delivery now, not at its next attempt
   hookrail deliveries replay <endpoint-id> <delivery-id> | --since T [--until T] [--status S] [--dry-run]
                                                             send again (the webhook-id stays the event id); --since:
                                                             every delivery since T, or only --status delivered|failed

@@ -1,4 +1,11 @@
-import { DeliverySummary, listDeliveries, replayDelivery, replayDeliveries, showDelivery } from '@app/webhooks';
+import {
+  DeliverySummary,
+  listDeliveries,
+  replayDelivery,
+  replayDeliveries,
+  retryDeliveryNow,
+  showDelivery,
+} from '@app/webhooks';
 import { CliContext } from '../cli-context';
 import { UsageError } from '../cli-errors';
 import { formatFields, formatTable } from '../output/table';
@@ -27,7 +34,7 @@ const COLUMNS: Array<keyof DeliverySummary> = [
   'createdAt',
 ];
 
-/** `hookrail deliveries list|show|replay <endpoint-id> …`: an endpoint's delivery log and its replays. */
+/** `hookrail deliveries list|show|retry|replay <endpoint-id> …`: an endpoint's delivery log, retries and replays. */
 export async function deliveriesCommand(
   ctx: CliContext,
   action: string | undefined,
@@ -65,6 +72,16 @@ export async function deliveriesCommand(
         ].join('\n'),
       );
     }
+    case 'retry': {
+      if (!deliveryId) throw new UsageError('deliveries retry takes an endpoint id and a delivery id');
+      const actor = actorOf(ctx, options.as);
+      const result = await asCliErrors(() => retryDeliveryNow(admin, endpointId, deliveryId, actor));
+      return ctx.out(
+        options.json
+          ? JSON.stringify(result, null, 2)
+          : `delivery ${result.id} is due now as ${actor}: the next free worker sends it (attempt ${result.attempts + 1}; the schedule goes on from there)`,
+      );
+    }
     case 'replay': {
       const actor = actorOf(ctx, options.as);
       if (deliveryId && options.since)
@@ -99,7 +116,7 @@ export async function deliveriesCommand(
     }
     default:
       throw new UsageError(
-        action ? `unknown deliveries command "${action}"` : 'deliveries needs a command: list, show or replay',
+        action ? `unknown deliveries command "${action}"` : 'deliveries needs a command: list, show, retry or replay',
       );
   }
 }

@@ -1,7 +1,7 @@
 import { Closable } from '@app/config';
 import { HOOKRAIL_HEADERS, toKafkaRecord } from '@app/contracts';
 import { orderEvent, produce, TopicReader, waitFor } from '@app/testing';
-import { deleteWebhookEndpoint, replayDeliveries } from '@app/webhooks';
+import { deleteWebhookEndpoint, replayDeliveries, retryDeliveryNow } from '@app/webhooks';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { WebhookReceiver } from './testing/webhook-receiver';
 import { addEndpoint, adminContext, deliveryIn, webhooksEnv } from './testing/webhooks-fixtures';
@@ -22,6 +22,24 @@ describe('outbound webhooks: failed deliveries, replay since a time, dead letter
     await consumers?.close();
     await receiver?.close();
     await bed?.stop();
+  });
+
+  it('sends a delivery that waits for its next attempt at once when an operator retries it', async () => {
+    // Subscribed to nothing the other tests send, so that only the delivery written below goes to it.
+    const endpoint = await addEndpoint(bed.dataSource, receiver.url('/later'), { eventTypes: ['acme.unused.v1'] });
+    const event = orderEvent('ord-retry-now');
+    // As the workers leave a delivery after a failed attempt: pending, its next attempt an hour away.
+    const [{ id }] = await bed.dataSource.query(
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, ordering_key, payload,
+                                       source_topic, source_partition, source_offset, state, attempts, next_attempt_at)
+       VALUES ($1, $2, $3, '/tests', now(), 'ord-retry-now', $4, $5, 0, '0', 'pending', 1, now() + interval '1 hour')
+       RETURNING id::text`,
+      [endpoint.id, event.id, event.type, JSON.stringify(event.data), bed.topic],
+    );
+    await retryDeliveryNow(adminContext(bed.dataSource), endpoint.id, id, 'test');
+    const delivered = await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered', 5_000);
+    expect(delivered).toMatchObject({ attempts: 2, replay_count: 0 });
+    expect(receiver.requestsFor(event.id, '/later')).toHaveLength(1);
   });
 
   it('replays every delivery of the window, delivered or failed, in order; a dry run sends nothing', async () => {

@@ -118,6 +118,22 @@ export class DeliveryLogRepository {
   }
 
   /**
+   * A pending delivery of the endpoint due now (its attempts and schedule kept); undefined when it is not pending
+   * (any more). Returns its attempts and the new due time.
+   */
+  async dueNow(endpointId: string, deliveryId: string): Promise<{ attempts: number; nextAttemptAt: Date } | undefined> {
+    const [row] = updatedRows(
+      await this.db.query(
+        `UPDATE webhook_deliveries SET next_attempt_at = LEAST(next_attempt_at, now()), updated_at = now()
+          WHERE endpoint_id = $1 AND id = $2 AND state = 'pending'
+         RETURNING attempts, next_attempt_at`,
+        [endpointId, deliveryId],
+      ),
+    );
+    return row && { attempts: row.attempts, nextAttemptAt: new Date(row.next_attempt_at) };
+  }
+
+  /**
    * Sends the deliveries again, one more replay each: a delivered or failed one is `pending`, due now, with a fresh
    * attempt schedule; one in flight goes again once its attempt is recorded (`replay_requested`). Pending ones, and
    * those whose replay is already asked for, are left alone (so two operators cannot queue one twice). Returns the ids

@@ -54,7 +54,7 @@ export interface ReplayResult {
 /**
  * Sends one delivery again, with the same `webhook-id` (the event id), so a receiver that dedupes sees it once: a
  * delivered or failed one at once, one in flight once its attempt is recorded; 409 while it is pending (it goes
- * anyway). Audited.
+ * anyway, and a retry sends it now). Audited.
  */
 export async function replayDelivery(
   context: WebhookAdminContext,
@@ -63,9 +63,65 @@ export async function replayDelivery(
   actor: string,
 ): Promise<ReplayResult> {
   const delivery = await showDelivery(context, endpointId, deliveryId);
-  if (delivery.state === 'pending')
-    throw new WebhookConflictError(`delivery ${deliveryId} is pending: it is already queued`);
+  if (delivery.state === 'pending') {
+    const due = delivery.nextAttemptAt ? ` (its next attempt is due at ${isoSeconds(delivery.nextAttemptAt)})` : '';
+    throw new WebhookConflictError(
+      `delivery ${deliveryId} is pending${due}: it is already queued; retry it to send it now`,
+    );
+  }
   return requeue(context, endpointId, [deliveryId], actor, { deliveryId });
+}
+
+export interface RetryNowResult {
+  id: string;
+  state: 'pending';
+  /** Attempts so far: the next one is attempt + 1, and the retry schedule goes on from there. */
+  attempts: number;
+  nextAttemptAt: Date;
+}
+
+/**
+ * Sends a delivery that waits for its next attempt (the retry schedule may put it minutes or hours after a failure)
+ * now: due at once, its attempts and schedule as they were. 409 while an attempt is in flight, once it is delivered
+ * or failed (a replay sends those again), and while its endpoint is disabled (enabling sends them all). Audited.
+ */
+export async function retryDeliveryNow(
+  context: WebhookAdminContext,
+  endpointId: string,
+  deliveryId: string,
+  actor: string,
+): Promise<RetryNowResult> {
+  const endpoint = await existing(context.dataSource, endpointId);
+  const delivery = await showDelivery(context, endpointId, deliveryId);
+  if (delivery.state === 'sending')
+    throw new WebhookConflictError(`delivery ${deliveryId} is sending: an attempt is in flight`);
+  if (delivery.state !== 'pending')
+    throw new WebhookConflictError(`delivery ${deliveryId} is ${delivery.state}; replay it to send it again`);
+  if (endpoint.state !== 'enabled')
+    throw new WebhookConflictError(
+      `endpoint ${endpointId} is disabled: its deliveries wait until it is enabled, which sends them at once`,
+    );
+  const due = await context.dataSource.transaction(async (manager) => {
+    const changed = await new DeliveryLogRepository(manager).dueNow(endpointId, deliveryId);
+    if (changed)
+      await new OperatorAuditRepository(manager).record({
+        actor,
+        action: 'retry',
+        subjectType: ENDPOINT_SUBJECT,
+        subjectId: endpointId,
+        details: { deliveryId, wasDueAt: delivery.nextAttemptAt?.toISOString() ?? null },
+        count: 1,
+        affectedIds: [deliveryId],
+      });
+    return changed;
+  });
+  if (!due) throw new WebhookConflictError(`delivery ${deliveryId} is no longer pending`);
+  return { id: deliveryId, state: 'pending', ...due };
+}
+
+/** `2026-12-01T17:30:00Z`: a time as the messages give it. */
+function isoSeconds(time: Date): string {
+  return time.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   listWebhookEndpoints,
   replayDelivery,
   replayDeliveries,
+  retryDeliveryNow,
   rotateWebhookSecret,
   showDelivery,
   showWebhookEndpoint,
@@ -72,6 +73,10 @@ export class WebhookEndpointsAdminUseCase {
 
   replayOne(id: string, deliveryId: string, actor: string) {
     return this.run((context) => replayDelivery(context, id, deliveryId, actor));
+  }
+
+  retryNow(id: string, deliveryId: string, actor: string) {
+    return this.run((context) => retryDeliveryNow(context, id, deliveryId, actor));
   }
 
   replaySince(id: string, body: Record<string, unknown>, actor: string) {

@@ -7,9 +7,9 @@ import { WebhookEndpointsAdminUseCase } from './webhook-endpoints-admin.usecase'
 
 /**
  * Outbound webhook endpoints for operators: create (the signing secret is shown in that answer only), list, show,
- * disable, enable, rotate the secret, delete; the delivery log with its attempts; replay one delivery or every
- * one since a time (`dryRun` first). Bearer ADMIN_TOKEN on every route; every change is audited with
- * `X-Hookrail-Operator`.
+ * disable, enable, rotate the secret, delete; the delivery log with its attempts; send a pending delivery now
+ * instead of at its next attempt; replay one delivery or every one since a time (`dryRun` first). Bearer ADMIN_TOKEN
+ * on every route; every change is audited with `X-Hookrail-Operator`.
  */
 @Controller('admin/webhook-endpoints')
 @UseGuards(AdminTokenGuard)
@@ -73,6 +73,13 @@ export class WebhookEndpointsAdminController {
   @HttpCode(200)
   replayOne(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @Req() request: FastifyRequest) {
     return this.endpoints.replayOne(id, deliveryId, actorOf(request));
+  }
+
+  /** A pending delivery due now (its attempts and retry schedule kept); 409 for any other state. */
+  @Post(':id/deliveries/:deliveryId/retry')
+  @HttpCode(200)
+  retryNow(@Param('id') id: string, @Param('deliveryId') deliveryId: string, @Req() request: FastifyRequest) {
+    return this.endpoints.retryNow(id, deliveryId, actorOf(request));
   }
 
   /**

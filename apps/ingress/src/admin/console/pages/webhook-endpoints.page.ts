@@ -3,7 +3,8 @@ import { ConsolePage } from '../console-parts';
 /**
  * Outbound webhook endpoints: each with its state, queue and failures; add one (its signing secret shown once),
  * disable, enable, rotate its secret. `#/webhooks/<endpoint id>`: its deliveries by status, a delivery's attempts,
- * replay one, or replay every one since a time after a dry run that says how many. Every change is confirmed.
+ * send one that waits for its next attempt now, replay one, or replay every one since a time after a dry run that
+ * says how many. Every change is confirmed.
  */
 export const webhookEndpointsPage: ConsolePage = {
   id: 'webhooks',
@@ -105,6 +106,13 @@ export const webhookEndpointsPage: ConsolePage = {
     const cell = h.el('span', {});
     if (!inDetail) cell.append(h.el('button', { class: 'link', 'data-action': 'attempts', onclick: () => { view.delivery = delivery.id; view.scroll = true; h.refresh(); } }, 'attempts'), ' ');
     cell.append(h.el('a', { href: '#/events/' + encodeURIComponent(delivery.eventId), 'data-action': 'trail' }, 'trail'));
+    const waits = delivery.state === 'pending' && delivery.nextAttemptAt && new Date(delivery.nextAttemptAt).getTime() > Date.now();
+    if (waits && view.endpoint.state === 'enabled')
+      cell.append(' ', h.el('button', { 'data-action': 'retry', onclick: () => change('Send delivery ' + delivery.id + ' (' + delivery.eventType + ') to '
+        + view.endpoint.url + ' now, instead of at its next attempt (' + h.ago(delivery.nextAttemptAt) + ')? Its ' + delivery.attempts
+        + ' attempt(s) so far count, and the retry schedule goes on from there.',
+        base(view.endpoint.id) + '/deliveries/' + delivery.id + '/retry', {},
+        () => h.flash('Delivery ' + delivery.id + ' is due now: the next free worker sends it')) }, 'Send now'));
     if (delivery.state === 'delivered' || delivery.state === 'failed')
       cell.append(' ', h.el('button', { 'data-action': 'replay', onclick: () => change('Send delivery ' + delivery.id + ' (' + delivery.eventType + ') to '
         + view.endpoint.url + ' again? It gets a fresh attempt schedule and the same webhook-id (' + delivery.eventId + '), so a receiver that dedupes sees it once.',
