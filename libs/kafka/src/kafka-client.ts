@@ -11,7 +11,17 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 export interface KafkaClientOptions {
   /** How the client retries connecting and its requests (kafkajs's default: 5 retries, about 10 s in all). */
   retry?: RetryOptions;
+  /**
+   * The client's one producer is idempotent with few retries and is never used again once a send gave up: a new
+   * producer (a new producer id) takes over. kafkajs warns at every such producer's creation that limiting the retries
+   * may invalidate its guarantees; that holds for a producer that sends again with the sequence numbers of a failed
+   * send, which this one never does, so the warning is not written. Nothing else the client logs is affected.
+   */
+  producerReplacedAfterFailedSend?: boolean;
 }
+
+/** What kafkajs says when an idempotent producer is given fewer than unlimited retries (kafkajs 2.x). */
+const LIMITED_RETRIES_WARNING = 'Limiting retries for the idempotent producer may invalidate EoS guarantees';
 
 /** A kafkajs client whose own log lines go through the app's structured logger. */
 export function createKafka(
@@ -29,6 +39,12 @@ export function createKafka(
     logCreator: () => (entry: LogEntry) => {
       if (!logger) return;
       const { message, ...fields } = entry.log;
+      if (
+        options.producerReplacedAfterFailedSend &&
+        entry.namespace === 'Producer' &&
+        message === LIMITED_RETRIES_WARNING
+      )
+        return;
       logger[LEVELS[entry.level] ?? 'info']({ kafkajs: entry.namespace, ...fields }, message);
     },
   });

@@ -120,14 +120,15 @@ export class KafkaPublisher {
 
   private async connected(): Promise<Producer> {
     if (this.producer) return this.producer;
-    const producer = createKafka('hookrail-relay', this.brokers, this.logger).producer({
+    // Few retries inside kafkajs: after them the batch rolls back and is sent again by a fresh producer (reset()), so
+    // the loop's own backoff, logging and shutdown stay in charge, and no producer sends again after giving up.
+    const kafka = createKafka('hookrail-relay', this.brokers, this.logger, { producerReplacedAfterFailedSend: true });
+    const producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
       // murmur2 of the key, as the Java client: a key lands on the same partition whoever produces it.
       createPartitioner: Partitioners.DefaultPartitioner,
-      // Few retries inside kafkajs (it warns about that for idempotent producers): after them the batch rolls back
-      // and is sent again by a fresh producer, so the loop's own backoff, logging and shutdown stay in charge.
       retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
     });
     try {
