@@ -164,8 +164,12 @@ export const CONSOLE_CORE_SCRIPT = `
     }
   }
 
+  let shownPage = null;
   function showPage() {
     const current = route();
+    // A message about what was done on one page does not follow the operator to the next.
+    if (current.id !== shownPage) flash('');
+    shownPage = current.id;
     for (const section of document.querySelectorAll('.page')) section.hidden = section.dataset.page !== current.id;
     for (const link of document.querySelectorAll('header nav a')) link.classList.toggle('active', link.dataset.page === current.id);
     if (pages[current.id].show) pages[current.id].show(current.param);

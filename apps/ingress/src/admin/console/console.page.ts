@@ -14,6 +14,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>hookrail console</title>
+<link rel="icon" href="/admin/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/admin/assets/uplot.min.css">
 <style>${CONSOLE_STYLES}</style>
 </head>

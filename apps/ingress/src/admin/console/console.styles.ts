@@ -1,14 +1,18 @@
-/** The console's stylesheet: readable at 1280 px, tables scroll inside their card instead of spilling out of it. */
+/**
+ * The console's stylesheet: readable at 1280 px and on a 390 px phone (the header wraps, the charts take one column),
+ * tables scroll inside their card instead of spilling out of it.
+ */
 export const CONSOLE_STYLES = `
   * { box-sizing: border-box; }
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1d232a; background: #f6f7f9; }
   header { display: flex; flex-wrap: wrap; gap: .4rem .6rem; align-items: center; padding: .5rem 1.2rem; background: #1d232a; color: #fff; }
   header h1 { font-size: 1.1rem; margin: 0 .4rem 0 0; }
-  header nav { display: flex; gap: .2rem; }
+  header nav { display: flex; flex-wrap: wrap; gap: .2rem; min-width: 0; }
   header nav a { color: #c9d1d9; text-decoration: none; padding: .3rem .45rem; border-radius: 4px; white-space: nowrap; }
   header nav a.active, header nav a:hover { background: #31383f; color: #fff; }
   header .spacer { flex: 1; }
-  header form { display: flex; gap: .3rem; }
+  header form { display: flex; gap: .3rem; min-width: 0; }
+  header form input { min-width: 0; }
   header #who, header button { white-space: nowrap; }
   main, #login { padding: 1rem 1.2rem; max-width: 1600px; margin: 0 auto; }
   section { background: #fff; border: 1px solid #dde1e6; border-radius: 6px; padding: .8rem 1rem; margin-bottom: 1rem; min-width: 0; }
@@ -29,7 +33,7 @@ export const CONSOLE_STYLES = `
   .status-dead { color: #b42318; } .status-replaying { color: #b54708; } .status-resolved { color: #067647; } .status-purged { color: #57606a; } .status-parked { color: #8250df; }
   tr.overdue td { background: #fef3f2; color: #b42318; }
   .banner { background: #fef3f2; border: 1px solid #b42318; color: #b42318; border-radius: 6px; padding: .6rem 1rem; margin-bottom: 1rem; }
-  .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 1rem; }
+  .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(360px, 100%), 1fr)); gap: 1rem; }
   figure.chart { margin: 0; min-width: 0; }
   figure.chart figcaption { font-weight: 600; margin-bottom: .3rem; }
   figure.chart .plot { width: 100%; min-height: 170px; }
@@ -60,4 +64,14 @@ export const CONSOLE_STYLES = `
   section.secret code { font-size: 1rem; word-break: break-all; user-select: all; }
   details > summary { cursor: pointer; color: #0969da; margin: .6rem 0 .4rem; }
   .banner > div + div { margin-top: .3rem; }
+  .history { color: #8c959f; font-style: italic; }
+  @media (max-width: 640px) {
+    header { padding: .5rem .8rem; }
+    header h1 { margin-right: 0; }
+    header .spacer { display: none; }
+    header form { flex: 1 1 100%; }
+    header form input { flex: 1; }
+    main, #login { padding: .6rem; }
+    section { padding: .6rem; }
+  }
 `;

@@ -4,7 +4,8 @@ import { ConsolePage } from '../console-parts';
  * Sagas: how many are in each state, the list (failed first, they wait for a human) filtered by state, type or order,
  * and `#/sagas/<id>`: one saga with its data, its steps' results and every transition; a failed one can be retried
  * after a confirmation (the coordinator sends its compensation again, same idempotency key), a running one cancelled
- * (with an optional reason; what it did is undone and it ends cancelled).
+ * (with an optional reason; what it did is undone and it ends cancelled). The last error of a saga that ended since
+ * (a retry compensated it) is shown as history, not as its current error.
  */
 export const sagasPage: ConsolePage = {
   id: 'sagas',
@@ -41,6 +42,13 @@ export const sagasPage: ConsolePage = {
   const view = { state: '', type: '', correlationId: '', shown: '', scroll: false };
   const retryPending = (saga) => saga.state === 'failed' && saga.deadline;
   const cancelPending = (saga) => saga.state === 'running' && saga.cancellation;
+  // A saga that ended (a retry compensated it, say) keeps its last error in the row: it is history by now.
+  const ended = (saga) => ['compensated', 'completed', 'cancelled'].includes(saga.state);
+  const failureLabel = (saga) => (saga.state === 'compensated' ? 'compensated because' : 'failure');
+
+  function lastError(saga) {
+    return ended(saga) ? ['earlier error (resolved)', h.el('span', { class: 'history' }, saga.lastError || '')] : ['last error', saga.lastError || ''];
+  }
 
   function stateOf(saga) {
     const pending = retryPending(saga) ? ' (retry pending)' : cancelPending(saga) ? ' (cancel pending)' : '';
@@ -100,10 +108,10 @@ export const sagasPage: ConsolePage = {
     h.$('saga-detail-fields').replaceChildren(h.table([{ title: 'field', key: 'name' }, { title: 'value', key: 'value' }], [
       ['type', saga.type], ['order (correlation id)', saga.correlationId], ['state', stateOf(saga)], ['step', saga.step],
       ['attempts of the current command', saga.attempts], ['deadline', saga.deadline ? h.time(saga.deadline) + ' (' + h.ago(saga.deadline) + ')' : 'none'],
-      ['failure', saga.failure || ''], ['last error', saga.lastError || ''], ['refusals of the current compensation', saga.refusals],
+      [failureLabel(saga), saga.failure || ''], lastError(saga), ['refusals of the current compensation', saga.refusals],
       ['cancelled by', saga.cancellation || ''], ['started by event', saga.startEventId],
       ['created', h.time(saga.createdAt)], ['updated', h.time(saga.updatedAt)], ['ended', saga.endedAt ? h.time(saga.endedAt) : ''],
-    ].map(([name, value]) => ({ name, value }))));
+    ].map(([name, value]) => ({ name, value })), (row) => ({ 'data-field': row.name })));
     h.$('saga-detail-actions').replaceChildren(actions(saga, true));
     h.$('saga-history').replaceChildren(h.table([
       { title: '#', key: 'seq', numeric: true },
@@ -135,7 +143,10 @@ export const sagasPage: ConsolePage = {
       { title: 'state', key: 'state', render: stateOf },
       { title: 'step', key: 'step' },
       { title: 'attempts', key: 'attempts', numeric: true },
-      { title: 'failure · last error', key: 'lastError', class: () => 'message', render: (row) => h.el('span', { title: (row.failure || '') + ' / ' + (row.lastError || '') }, row.failure || '', h.el('span', { class: 'sub' }, row.lastError || '')) },
+      { title: 'failure · last error', key: 'lastError', class: () => 'message', render: (row) => ended(row)
+        ? h.el('span', { title: (row.failure || '') + (row.lastError ? ' / earlier: ' + row.lastError : '') }, row.failure || '',
+          row.lastError ? h.el('span', { class: 'sub history' }, 'earlier: ' + row.lastError) : null)
+        : h.el('span', { title: (row.failure || '') + ' / ' + (row.lastError || '') }, row.failure || '', h.el('span', { class: 'sub' }, row.lastError || '')) },
       { title: '', key: 'actions', render: (row) => actions(row, false) },
     ], items, (row) => ({ 'data-saga': row.id, 'data-state': row.state })));
     if (id) await showDetail(id); else h.$('saga-detail').hidden = true;

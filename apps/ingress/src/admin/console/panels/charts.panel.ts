@@ -3,7 +3,8 @@ import { ConsolePanel } from '../console-parts';
 /**
  * The last hour as uPlot charts, one per metric the API samples (events accepted, published and applied per second,
  * lag per group, outbox backlog, dead letters per group): drawn from `/admin/charts`, refreshed every 10 s, times in
- * UTC. A chart the API adds appears here without a change.
+ * UTC. Each legend shows the latest sample of its series, and the values under the pointer while it is on the chart.
+ * A chart the API adds appears here without a change.
  */
 export const chartsPanel: ConsolePanel = {
   id: 'charts',
@@ -16,13 +17,31 @@ export const chartsPanel: ConsolePanel = {
   let loadedAt = 0;
   const utc = (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
 
+  /** The index of the last sample that is not null, or null. */
+  function lastSample(values) {
+    for (let index = values.length - 1; index >= 0; index--) if (values[index] !== null && values[index] !== undefined) return index;
+    return null;
+  }
+
+  /** The legend as it stands without a pointer: each series' latest sample, the time of the latest of them. */
+  function showLatest(plot) {
+    if (plot.cursor.idx !== null && plot.cursor.idx !== undefined) return;
+    const idxs = plot.data.map((values, index) => (index === 0 ? null : lastSample(values)));
+    const known = idxs.filter((index) => index !== null);
+    idxs[0] = known.length ? Math.max(...known) : plot.data[0].length ? plot.data[0].length - 1 : null;
+    plot.setLegend({ idxs }, false);
+  }
+
   function draw(box, chart, times) {
     const target = box.querySelector('.plot');
     const names = chart.series.map((series) => series.name || chart.title);
     const key = names.join('|');
     const data = [times].concat(chart.series.map((series) => series.values));
     const existing = plots[chart.metric];
-    if (existing && existing.key === key) return existing.plot.setData(data);
+    if (existing && existing.key === key) {
+      existing.plot.setData(data);
+      return showLatest(existing.plot);
+    }
     if (existing) existing.plot.destroy();
     const options = {
       width: Math.max(280, target.clientWidth || 360),
@@ -30,9 +49,14 @@ export const chartsPanel: ConsolePanel = {
       tzDate: utc,
       scales: { x: { time: true }, y: { range: (plot, min, max) => [0, Math.max(1, max * 1.1)] } },
       axes: [{ values: (plot, ticks, axis, space, increment) => ticks.map((tick) => new Date(tick * 1000).toISOString().slice(11, increment >= 60 ? 16 : 19)) }, { size: 56, values: (plot, ticks) => ticks.map((tick) => (tick >= 1000 ? Math.round(tick / 100) / 10 + 'k' : String(Math.round(tick * 100) / 100))) }],
-      series: [{}].concat(names.map((name, index) => ({ label: name, stroke: COLORS[index % COLORS.length], width: 1.5 }))),
+      // The legend's time as every time in the console: UTC, to the second.
+      series: [{ value: (plot, seconds) => (seconds === null || seconds === undefined ? '--' : h.time(seconds * 1000)) }].concat(names.map((name, index) => ({ label: name, stroke: COLORS[index % COLORS.length], width: 1.5 }))),
+      // The pointer left the chart (or was never on it): back to the latest values instead of "--".
+      hooks: { setCursor: [showLatest] },
     };
-    plots[chart.metric] = { key, plot: new uPlot(options, data, target) };
+    const plot = new uPlot(options, data, target);
+    plots[chart.metric] = { key, plot };
+    showLatest(plot);
   }
 
   h.panel({
