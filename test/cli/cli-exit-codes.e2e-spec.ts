@@ -74,7 +74,10 @@ describe('hookrail exit codes and connection errors', () => {
       hookrail(env, 'nonsense'),
       hookrail(env, 'dlq', 'list', '--no-such-option'),
     ]);
-    expect(missing).toMatchObject({ code: 1, stderr: 'hookrail: no dead letter with id 00000000-0000-4000-8000-000000000001\n' });
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: 'hookrail: no dead letter with id 00000000-0000-4000-8000-000000000001\n',
+    });
     expect(noSaga).toMatchObject({
       code: 1,
       stderr: 'hookrail: no saga with id 00000000-0000-4000-8000-000000000000\n',
