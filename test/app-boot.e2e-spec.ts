@@ -145,7 +145,7 @@ describe('ingress with a bad sources file', () => {
     );
     expect((await child.exited).code).toBe(1);
     expect(child.stderr).toMatch(
-      /^ingress: configuration error: HOOKRAIL_SOURCES: source shop: a secret is not valid for standard-webhooks/,
+      /^ingress: configuration error: HOOKRAIL_SOURCES \S+: source #1 \(shop\): secrets\[0\] is not a Standard Webhooks signing secret: character 7 is a character that base64 does not use; a valid one is whsec_ followed by /,
     );
     expect(child.stderr).not.toContain('%%%');
   });

@@ -14,7 +14,7 @@ import { dltTopic, replayTopic } from '@app/contracts';
 import { ParkedKeyMetrics } from '@app/dead-letters';
 import { checkDatabase, connect, describeDatabase, managerRows } from '@app/db';
 import { JobMetrics, scheduleJob } from '@app/jobs';
-import { checkKafka, createKafka, ensureTopics, LazyAdmin } from '@app/kafka';
+import { checkKafka, createKafka, describeKafka, ensureTopics, LazyAdmin } from '@app/kafka';
 import { errorMessage, NestLogger } from '@app/logger';
 import { notifyOutbox, OutboxMetrics, OutboxNotifier } from '@app/outbox';
 import { INestMicroservice } from '@nestjs/common';
@@ -48,7 +48,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
         )
       : undefined;
   const database = describeDatabase(config.DATABASE_URL);
-  const brokers = `Kafka at ${config.KAFKA_BROKERS.join(',')} (KAFKA_BROKERS)`;
+  const brokers = describeKafka(config.KAFKA_BROKERS);
   try {
     await waitForDependencies(
       [

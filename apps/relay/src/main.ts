@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { bootstrap, closeOnSignals, loadConfig, waitForDependencies } from '@app/config';
 import { checkDatabase, describeDatabase } from '@app/db';
+import { checkKafka, describeKafka } from '@app/kafka';
 import { createLogger, NestLogger } from '@app/logger';
 import { NestFactory } from '@nestjs/core';
 import { RelayEnv } from './config/relay.env';
@@ -9,14 +10,18 @@ import { RelayModule } from './relay.module';
 bootstrap('relay', async () => {
   const config = loadConfig(RelayEnv);
   const logger = createLogger('relay', config.LOG_LEVEL, config.LOG_FORMAT);
-  // An unreachable or unmigrated database: one line every few seconds saying so, until it is ready.
+  // An unreachable or unmigrated database, brokers that do not answer: one line every few seconds naming what it
+  // waits for and its variable, until it is ready, then one line saying so (the relay publishes nothing meanwhile).
   const early = (signal: NodeJS.Signals) => {
-    logger.info(`${signal} received while waiting for the database; stopped`);
+    logger.info(`${signal} received while waiting for the database or Kafka; stopped`);
     process.exit(0);
   };
   process.on('SIGTERM', early).on('SIGINT', early);
   await waitForDependencies(
-    [{ name: describeDatabase(config.DATABASE_URL), check: () => checkDatabase(config.DATABASE_URL) }],
+    [
+      { name: describeDatabase(config.DATABASE_URL), check: () => checkDatabase(config.DATABASE_URL) },
+      { name: describeKafka(config.KAFKA_BROKERS), check: () => checkKafka(config.KAFKA_BROKERS) },
+    ],
     logger,
   );
   process.off('SIGTERM', early).off('SIGINT', early);

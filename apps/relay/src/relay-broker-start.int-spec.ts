@@ -1,14 +1,7 @@
 import { AppProcess, KafkaProxy, waitFor } from '@app/testing';
-import {
-  insertEvents,
-  interleavedEvents,
-  publishedCount,
-  relaysStarted,
-  RelayTestBed,
-  startRelay,
-} from './testing/relay-fixtures';
+import { insertEvents, interleavedEvents, relaysStarted, RelayTestBed, startRelay } from './testing/relay-fixtures';
 
-/** What the relay says about its brokers before any row arrives, and what kafkajs no longer says at every start. */
+/** What the relay says about its brokers at start, and what kafkajs no longer says whenever it makes a producer. */
 describe('the relay and its brokers at start', () => {
   let bed: RelayTestBed;
   let proxy: KafkaProxy;
@@ -26,41 +19,32 @@ describe('the relay and its brokers at start', () => {
     await bed.stop();
   });
 
-  const brokerLines = (process: AppProcess) =>
-    process.logLines().filter((line) => String(line.msg).includes(`KAFKA_BROKERS=${proxy.address}`));
+  const published = () =>
+    waitFor(async () => (await bed.dataSource.query(`SELECT 1 FROM outbox WHERE published_at IS NULL`)).length === 0, {
+      what: 'every row published',
+    });
 
-  it('logs a line every few seconds naming KAFKA_BROKERS while the brokers cannot be reached, then that it connected', async () => {
+  it('logs a line every few seconds naming KAFKA_BROKERS while the brokers cannot be reached, then that they answer', async () => {
     await proxy.stop();
     relay = startRelay(bed.database.url, { KAFKA_BROKERS: proxy.address });
-    await relaysStarted([relay]);
-    const unreachable = await waitFor(
+    const waiting = `waiting for Kafka at ${proxy.address} (KAFKA_BROKERS)`;
+    const lines = await waitFor(
       () => {
-        const lines = brokerLines(relay!).filter((line) => line.level === 'warn');
-        return lines.length >= 2 ? lines : undefined;
+        const found = relay!.logLines().filter((line) => line.msg === waiting);
+        return found.length >= 2 ? found : undefined;
       },
-      { what: 'two lines about the unreachable brokers', timeoutMs: 30_000 },
+      { what: 'two lines about the unreachable brokers', timeoutMs: 45_000 },
     );
-    expect(unreachable[0].msg).toMatch(
-      new RegExp(`^cannot reach Kafka at KAFKA_BROKERS=${proxy.address}; publishing waits, trying again every 5 s$`),
-    );
-    expect(unreachable[0].err).toMatch(/ECONNREFUSED|Connection error/);
-    // One line per try, a few seconds apart: no flood.
-    const gap = Date.parse(String(unreachable[1].time)) - Date.parse(String(unreachable[0].time));
-    expect(gap).toBeGreaterThanOrEqual(4_000);
+    expect(lines[0]).toMatchObject({ level: 'warn', err: expect.stringMatching(/ECONNREFUSED|Connection error/) });
+    // One line every few seconds, however often it tries: no flood.
+    expect(Date.parse(String(lines[1].time)) - Date.parse(String(lines[0].time))).toBeGreaterThanOrEqual(4_000);
+    expect(relay.logged('relay started')).toBe(false);
 
     await proxy.resume();
-    await waitFor(
-      () => brokerLines(relay!).some((line) => line.msg === `connected to Kafka at KAFKA_BROKERS=${proxy.address}`),
-      {
-        what: 'the line saying it connected',
-        timeoutMs: 20_000,
-      },
-    );
-    const lines = brokerLines(relay).length;
-    const events = interleavedEvents(1, 3);
-    await insertEvents(bed.dataSource, bed.topic, events);
-    await waitFor(async () => (await publishedCount(bed.dataSource)) === 3, { what: 'the rows published' });
-    expect(brokerLines(relay)).toHaveLength(lines);
+    await relay.waitForLog(`Kafka at ${proxy.address} (KAFKA_BROKERS) answers; going on`, 20_000);
+    await relaysStarted([relay]);
+    await insertEvents(bed.dataSource, bed.topic, interleavedEvents(1, 3));
+    await published();
     relay.signal('SIGTERM');
     await relay.exited;
   });
@@ -69,12 +53,7 @@ describe('the relay and its brokers at start', () => {
     relay = startRelay(bed.database.url);
     await relaysStarted([relay]);
     await insertEvents(bed.dataSource, bed.topic, interleavedEvents(1, 3, 'again'));
-    await waitFor(
-      async () => (await bed.dataSource.query(`SELECT 1 FROM outbox WHERE published_at IS NULL`)).length === 0,
-      {
-        what: 'the rows published',
-      },
-    );
+    await published();
     const warnings = relay.logLines().filter((line) => line.level === 'warn' || line.level === 'error');
     expect(warnings.map((line) => line.msg)).not.toContainEqual(expect.stringContaining('Limiting retries'));
     expect(relay.stdout).not.toContain('Limiting retries for the idempotent producer');

@@ -1,5 +1,10 @@
 import { Kafka, logLevel } from 'kafkajs';
 
+/** How an app names its brokers while it waits for them: where they are, and the variable that says so. */
+export function describeKafka(brokers: string[]): string {
+  return `Kafka at ${brokers.join(',')} (KAFKA_BROKERS)`;
+}
+
 /**
  * Resolves once a broker of `brokers` answers (one metadata round trip, no retries: the caller decides how to wait);
  * throws what stopped it otherwise.

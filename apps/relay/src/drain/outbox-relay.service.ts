@@ -3,32 +3,25 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { Logger } from 'pino';
 import { RelayEnv } from '../config/relay.env';
 import { RelayMetrics } from '../metrics/relay.metrics';
-import { BrokerWatch } from '../publish/broker-watch';
 import { DrainLoop } from './drain-loop';
 
-/**
- * Runs the relay's drain loops (RELAY_LOOPS), and the watch that says from start whether the brokers answer; SIGTERM
- * stops them after their batch, giving back every lane.
- */
+/** Runs the relay's drain loops (RELAY_LOOPS); SIGTERM stops them after their batch, giving back every lane. */
 @Injectable()
 export class OutboxRelayService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly loops: DrainLoop[];
-  private readonly brokers: BrokerWatch;
 
   constructor(config: RelayEnv, metrics: RelayMetrics, @Inject(LOGGER) logger: Logger) {
     this.loops = Array.from(
       { length: config.RELAY_LOOPS },
       (_, index) => new DrainLoop(config, metrics, logger, String(index)),
     );
-    this.brokers = new BrokerWatch(config.KAFKA_BROKERS, logger);
   }
 
   onApplicationBootstrap(): void {
-    this.brokers.start();
     for (const loop of this.loops) loop.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all([this.brokers.stop(), ...this.loops.map((loop) => loop.stop())]);
+    await Promise.all(this.loops.map((loop) => loop.stop()));
   }
 }
