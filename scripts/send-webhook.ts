@@ -1,7 +1,9 @@
-// npm run webhook:send [-- <type> [orderId]] — send one Standard Webhooks delivery, signed with SHOP_WEBHOOK_SECRET,
-// to the local ingress's "shop" source, and print the answer. INGRESS_URL defaults to http://127.0.0.1:3000.
-// Exits 0 when the ingress took it (2xx), 1 when it refused it or could not be reached (saying why), 2 when
-// SHOP_WEBHOOK_SECRET is missing or malformed (nothing is sent).
+// npm run webhook:send [-- <type> [orderId]] — send one Standard Webhooks delivery, signed with SHOP_WEBHOOK_SECRET
+// (unset: the one npm start keeps in its development profile), to the local ingress's "shop" source, and print the
+// answer. INGRESS_URL defaults to http://127.0.0.1:3000. Exits 0 when the ingress took it (2xx), 1 when it refused it
+// or could not be reached (saying why), 2 when the secret is missing or malformed (nothing is sent).
+import { developmentEnvFile, findRepoRoot, withDevelopmentEnv } from '@app/config';
+import { DEFAULT_DATABASE_URL } from '@app/db';
 import { WEBHOOK_SECRET_FORMAT, webhookSecretProblem } from '@app/webhooks';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
@@ -9,8 +11,12 @@ import { Webhook } from 'standardwebhooks';
 class UsageError extends Error {}
 
 async function main(): Promise<number> {
-  const secret = process.env.SHOP_WEBHOOK_SECRET;
-  if (!secret) throw new UsageError('set SHOP_WEBHOOK_SECRET to the secret the ingress was started with');
+  const env = withDevelopmentEnv(process.env, developmentEnvFile(process.env, findRepoRoot()), DEFAULT_DATABASE_URL);
+  const secret = env.SHOP_WEBHOOK_SECRET;
+  if (!secret)
+    throw new UsageError(
+      'set SHOP_WEBHOOK_SECRET to the secret the ingress was started with (npm start keeps its own in .hookrail/dev.env)',
+    );
   const problem = webhookSecretProblem(secret);
   if (problem)
     throw new UsageError(
@@ -34,7 +40,7 @@ async function main(): Promise<number> {
   });
   const id = `msg_${randomBytes(8).toString('hex')}`;
   const now = new Date();
-  const ingressUrl = process.env.INGRESS_URL ?? 'http://127.0.0.1:3000';
+  const ingressUrl = env.INGRESS_URL ?? 'http://127.0.0.1:3000';
   const url = `${ingressUrl}/webhooks/shop`;
   let response: Response;
   try {

@@ -1,7 +1,11 @@
+import { writeDevelopmentEnv } from '@app/config';
+import { DEFAULT_DATABASE_URL } from '@app/db';
 import { freePort } from '@app/testing';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Ingress, secrets, startIngress } from './ingress-harness';
 
@@ -19,11 +23,15 @@ function webhookSend(env: Record<string, string>, ...args: string[]): Promise<Ru
     execFile(
       'npm',
       ['run', '-s', 'webhook:send', '--', ...args],
-      { cwd: root, env: { ...process.env, ...env }, timeout: 30_000 },
+      // A profile of its own (none, unless a test writes one), and time to build dist/ when a source changed.
+      { cwd: root, env: { ...process.env, HOOKRAIL_DEV_ENV: profile, ...env }, timeout: 120_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     ),
   );
 }
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-send-webhook-'));
+const profile = path.join(dir, 'dev.env');
 
 describe('npm run webhook:send', () => {
   let ingress: Ingress;
@@ -32,12 +40,37 @@ describe('npm run webhook:send', () => {
     ingress = await startIngress();
   });
 
-  afterAll(() => ingress?.close());
+  afterAll(async () => {
+    await ingress?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('exits 0 when the ingress accepts the webhook', async () => {
     const sent = await webhookSend({ INGRESS_URL: ingress.url, SHOP_WEBHOOK_SECRET: secrets.standard[0] });
     expect(sent).toMatchObject({ code: 0, stderr: '' });
     expect(sent.stdout).toMatch(/^POST http:\S+\/webhooks\/shop \(webhook-id msg_[0-9a-f]+\) → 202 \{"id":"/);
+  }, 150_000);
+
+  it('signs with the secret npm start keeps when SHOP_WEBHOOK_SECRET is not set', async () => {
+    const { SHOP_WEBHOOK_SECRET: _unset, ...env } = process.env;
+    writeDevelopmentEnv(profile, { DATABASE_URL: DEFAULT_DATABASE_URL, SHOP_WEBHOOK_SECRET: secrets.standard[1] });
+    try {
+      const sent = await new Promise<Run>((resolve) =>
+        execFile(
+          'npm',
+          ['run', '-s', 'webhook:send'],
+          { cwd: root, env: { ...env, DATABASE_URL: '', HOOKRAIL_DEV_ENV: profile, INGRESS_URL: ingress.url } },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        ),
+      );
+      expect(sent).toMatchObject({ code: 0, stderr: '' });
+      expect(sent.stdout).toContain('→ 202');
+    } finally {
+      rmSync(profile, { force: true });
+    }
+    const missing = await webhookSend({ INGRESS_URL: ingress.url, SHOP_WEBHOOK_SECRET: '' });
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toContain('set SHOP_WEBHOOK_SECRET');
   });
 
   it('exits 1 on a 401 and says the secret is not the one the ingress has for the source', async () => {
