@@ -61,7 +61,9 @@ async function main(): Promise<number> {
     );
   }
   const text = await response.text();
-  console.log(`POST ${url} (webhook-id ${id}) → ${response.status} ${text}`);
+  // What was sent (its type and order, to follow it with curl or the CLI), then the answer.
+  const sent = JSON.stringify({ type, orderId });
+  console.log(`POST ${url} (webhook-id ${id}) ${sent} → ${response.status} ${text}`);
   if (response.ok) return 0;
   console.error(`webhook:send: ${refusal(response, text)}`);
   return 1;

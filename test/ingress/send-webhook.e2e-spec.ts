@@ -48,7 +48,9 @@ describe('npm run webhook:send', () => {
   it('exits 0 when the ingress accepts the webhook', async () => {
     const sent = await webhookSend({ INGRESS_URL: ingress.url, SHOP_WEBHOOK_SECRET: secrets.standard[0] });
     expect(sent).toMatchObject({ code: 0, stderr: '' });
-    expect(sent.stdout).toMatch(/^POST http:\S+\/webhooks\/shop \(webhook-id msg_[0-9a-f]+\) → 202 \{"id":"/);
+    expect(sent.stdout).toMatch(
+      /^POST http:\S+\/webhooks\/shop \(webhook-id msg_[0-9a-f]+\) \{"type":"shop\.order\.placed\.v1","orderId":"ord_[0-9a-f]{8}"\} → 202 \{"id":"/,
+    );
   }, 150_000);
 
   it('signs with the secret npm start keeps when SHOP_WEBHOOK_SECRET is not set', async () => {
