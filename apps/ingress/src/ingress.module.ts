@@ -15,7 +15,6 @@ import { GROUP_COMMIT_SETTINGS, GroupCommitSettings, GroupCommitWriter } from '.
 import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
-import { SagaStatusRepository } from './events/saga-status.repository';
 import { CloudEventTopics } from './events/topic-routing';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
@@ -103,7 +102,6 @@ export class IngressModule {
         GroupCommitWriter,
         AgentTaskStatusRepository,
         WebhookDeliveryStatusRepository,
-        SagaStatusRepository,
         outboxNotifierProvider,
         RecordEventUseCase,
         AcceptWebhookUseCase,
