@@ -9,7 +9,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** An aggregate may have many events; a trail lists its newest ones. */
 export const MAX_TRAIL_EVENTS = 20;
 
-/** The received events a ref names: by event id, by the sender's event id (any source), or by aggregate id; oldest first. */
+/**
+ * The received events a ref names: by event id, by the sender's event id (any source), or by aggregate id; oldest
+ * first (`InboundEventRepository.findByRef`).
+ */
 export async function findReceivedEvents(db: TrailDb, ref: string): Promise<TrailEvent[]> {
   const rows = await new InboundEventRepository().findByRef(db, ref, MAX_TRAIL_EVENTS);
   return rows.reverse().map((row) => ({
