@@ -106,8 +106,11 @@ async function runIngress(
     const rssMb = peakRssMb(pid);
     const admin = new Client({ connectionString: url });
     await admin.connect();
-    const count = async (table: string) => Number((await admin.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
-    const rows = { events: await count('inbound_events'), outbox: await count('outbox') };
+    const count = async (sql: string) => Number((await admin.query(sql)).rows[0].n);
+    const rows = {
+      events: await count('SELECT count(*) AS n FROM inbound_events'),
+      outbox: await count('SELECT count(*) AS n FROM outbox'),
+    };
     await admin.end();
     return { label, fixed, max: { ...max, acceptedPerSecond }, rssMb, rows };
   } finally {

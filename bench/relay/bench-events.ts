@@ -1,5 +1,6 @@
-import { CloudEvent, toKafkaRecord } from '@app/contracts';
-import { laneOf } from '@app/outbox';
+import { CloudEvent } from '@app/contracts';
+import { managerRows } from '@app/db';
+import { OutboxRepository, toOutboxRow } from '@app/outbox';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 
@@ -33,22 +34,12 @@ export function benchEvent(aggregate: string): CloudEvent {
 
 /** A backlog of bench events in the outbox, 1000 rows per statement (the reader is measured, not the writer). */
 export async function insertBacklog(dataSource: DataSource, topic: string, count: number): Promise<void> {
+  const outbox = new OutboxRepository(managerRows(dataSource));
   for (let start = 0; start < count; start += 1000) {
-    const records = Array.from({ length: Math.min(1000, count - start) }, (_, i) => {
-      const event = benchEvent(`order-${(start + i) % AGGREGATES}`);
-      return { id: event.id, ...toKafkaRecord(event) };
-    });
-    await dataSource.query(
-      `INSERT INTO outbox (lane, event_id, topic, key, value, headers)
-       SELECT lane, event_id, $1, key, value, headers FROM unnest($2::smallint[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[]) AS r(lane, event_id, key, value, headers)`,
-      [
-        topic,
-        records.map((r) => laneOf(r.key)),
-        records.map((r) => r.id),
-        records.map((r) => r.key),
-        records.map((r) => r.value),
-        records.map((r) => JSON.stringify(r.headers)),
-      ],
+    await outbox.insertMany(
+      Array.from({ length: Math.min(1000, count - start) }, (_, i) =>
+        toOutboxRow(topic, benchEvent(`order-${(start + i) % AGGREGATES}`)),
+      ),
     );
   }
 }

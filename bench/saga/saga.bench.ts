@@ -13,7 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { DevPaymentProvider } from '../../apps/consumers/src/payments/dev-provider/payment-provider.server';
+import { StockRepository } from '../../apps/consumers/src/inventory/stock.repository';
 import { DevShippingProvider } from '../../apps/consumers/src/shipping/dev-provider/shipping-provider.server';
+import { connect } from '@app/db';
 import { createKafka } from '@app/kafka';
 import { fixedRate, LoadResult, saturate } from '../lib/http-load';
 import { freshDatabase, root, signedRequests, spawnBuilt, stop, waitHttp } from '../lib/ingress-fixtures';
@@ -91,7 +93,8 @@ async function main(): Promise<void> {
     await waitHttp(port, '/healthz', 60_000);
     await db.connect();
     // Stock for every order (signedRequests orders notebooks), so that no saga is compensated.
-    await db.query(`INSERT INTO stock (sku, available) VALUES ('notebook', 1000000000)`);
+    const seed = await connect({ url, applicationName: 'bench-saga', poolSize: 1 });
+    await StockRepository.addMissingSkus(seed.manager, ['notebook'], 1_000_000_000).finally(() => seed.destroy());
     // Every order its own id (one saga per order), in one list so that the phases never share one.
     const total = WARMUP + RATE * SECONDS + FLAT_OUT;
     const requests = signedRequests(secret, total, total);

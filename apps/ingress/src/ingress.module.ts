@@ -1,4 +1,5 @@
 import { DatabaseModule } from '@app/db';
+import { InboundEventRepository } from '@app/inbound-events';
 import { ssrfPolicyOf } from '@app/webhooks';
 import { LoggerModule } from '@app/logger';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -12,10 +13,8 @@ import { IngressEnv } from './config/ingress.env';
 import { AgentTaskStatusRepository } from './events/agent-task-status.repository';
 import { EventsController } from './events/events.controller';
 import { GROUP_COMMIT_SETTINGS, GroupCommitSettings, GroupCommitWriter } from './events/group-commit.writer';
-import { InboundEventRepository } from './events/inbound-event.repository';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
 import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
-import { SagaStatusRepository } from './events/saga-status.repository';
 import { CloudEventTopics } from './events/topic-routing';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
@@ -103,7 +102,6 @@ export class IngressModule {
         GroupCommitWriter,
         AgentTaskStatusRepository,
         WebhookDeliveryStatusRepository,
-        SagaStatusRepository,
         outboxNotifierProvider,
         RecordEventUseCase,
         AcceptWebhookUseCase,

@@ -72,24 +72,32 @@ export interface GroupStatus {
   updatedAt: Date;
 }
 
+/** What the runtime recorded about one event in one group: its dedupe row and its status row, either may be absent. */
+export interface GroupRecord {
+  group: string;
+  /** When its effect committed (`processed_events`); null while it is not applied. */
+  processedAt: Date | null;
+  /** The status row (`consumer_event_status`), written after a failure; null when the event never failed there. */
+  status: ConsumerEventState | null;
+  attempts: number | null;
+  lastError: string | null;
+  updatedAt: Date | null;
+}
+
 /**
- * The event's state in every consumer group that has seen it, by group name. `processed_events` is the truth for
- * "processed" (it commits with the effect); `consumer_event_status` adds attempts and the last error, and is the only
- * source for `retrying` and `dead`. Groups that have not seen the event yet are absent.
+ * The event's dedupe and status rows in every consumer group that has seen it, by group name: the trail shows them
+ * as they are, `findGroupStatuses` sums them up.
  */
-export async function findGroupStatuses(manager: EntityManager | DataSource, eventId: string): Promise<GroupStatus[]> {
+export async function findGroupRecords(manager: EntityManager | DataSource, eventId: string): Promise<GroupRecord[]> {
   const rows: Array<{
     group: string;
-    status: ConsumerEventState;
-    attempts: number;
+    processed_at: Date | null;
+    status: ConsumerEventState | null;
+    attempts: number | null;
     last_error: string | null;
-    updated_at: Date;
+    updated_at: Date | null;
   }> = await manager.query(
-    `SELECT COALESCE(p."group", s."group") AS "group",
-            CASE WHEN p."group" IS NOT NULL THEN 'processed' ELSE s.status END AS status,
-            COALESCE(s.attempts, 1) AS attempts,
-            s.last_error,
-            GREATEST(p.processed_at, s.updated_at) AS updated_at
+    `SELECT COALESCE(p."group", s."group") AS "group", p.processed_at, s.status, s.attempts, s.last_error, s.updated_at
        FROM (SELECT "group", processed_at FROM processed_events WHERE event_id = $1) p
        FULL JOIN (SELECT "group", status, attempts, last_error, updated_at FROM consumer_event_status WHERE event_id = $1) s
          ON s."group" = p."group"
@@ -98,9 +106,52 @@ export async function findGroupStatuses(manager: EntityManager | DataSource, eve
   );
   return rows.map((row) => ({
     group: row.group,
+    processedAt: row.processed_at && new Date(row.processed_at),
     status: row.status,
-    attempts: Number(row.attempts),
+    attempts: row.attempts === null ? null : Number(row.attempts),
     lastError: row.last_error,
-    updatedAt: new Date(row.updated_at),
+    updatedAt: row.updated_at && new Date(row.updated_at),
   }));
+}
+
+/**
+ * The event's state in every consumer group that has seen it, by group name. `processed_events` is the truth for
+ * "processed" (it commits with the effect); `consumer_event_status` adds attempts and the last error, and is the only
+ * source for `retrying` and `dead`. Groups that have not seen the event yet are absent.
+ */
+export async function findGroupStatuses(manager: EntityManager | DataSource, eventId: string): Promise<GroupStatus[]> {
+  return (await findGroupRecords(manager, eventId)).map((record) => ({
+    group: record.group,
+    status: record.processedAt ? 'processed' : (record.status as ConsumerEventState),
+    attempts: record.attempts ?? 1,
+    lastError: record.lastError,
+    updatedAt: latest(record.processedAt, record.updatedAt),
+  }));
+}
+
+/** The later of two times, either of which may be absent (as Postgres's GREATEST, which skips nulls). */
+function latest(a: Date | null, b: Date | null): Date {
+  if (!a || !b) return (a ?? b) as Date;
+  return a > b ? a : b;
+}
+
+/**
+ * Retention: deletes up to `limit` status rows not updated for `retentionSeconds` (one short statement, few row
+ * locks); returns how many.
+ */
+export async function deleteEventStatusesOlderThan(
+  manager: EntityManager,
+  retentionSeconds: number,
+  limit: number,
+): Promise<number> {
+  const [{ deleted }]: Array<{ deleted: number }> = await manager.query(
+    `WITH doomed AS (
+       SELECT "group", event_id FROM consumer_event_status WHERE updated_at < now() - make_interval(secs => $1) LIMIT $2
+     ), gone AS (
+       DELETE FROM consumer_event_status t USING doomed d WHERE t."group" = d."group" AND t.event_id = d.event_id RETURNING 1
+     )
+     SELECT count(*)::int AS deleted FROM gone`,
+    [retentionSeconds, limit],
+  );
+  return deleted;
 }

@@ -1,5 +1,7 @@
 import { deleteInBatches, JobResult, runExclusiveJob, ScheduledRun } from '@app/jobs';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { deleteEventStatusesOlderThan } from './consumer-event-status.repository';
+import { deleteProcessedEventsOlderThan } from './processed-events.repository';
 
 export const PROCESSED_EVENTS_RETENTION_JOB = 'processed-events-retention';
 
@@ -27,33 +29,14 @@ export function pruneProcessedEvents(
     async (manager) => {
       const deleted = {
         processed_events: await deleteInBatches(sliceSize, (limit) =>
-          deleteSlice(manager, 'processed_events', 'processed_at', retentionSeconds, limit),
+          deleteProcessedEventsOlderThan(manager, retentionSeconds, limit),
         ),
         consumer_event_status: await deleteInBatches(sliceSize, (limit) =>
-          deleteSlice(manager, 'consumer_event_status', 'updated_at', retentionSeconds, limit),
+          deleteEventStatusesOlderThan(manager, retentionSeconds, limit),
         ),
       };
       return { affected: deleted.processed_events + deleted.consumer_event_status, deleted };
     },
     schedule,
   );
-}
-
-async function deleteSlice(
-  manager: EntityManager,
-  table: 'processed_events' | 'consumer_event_status',
-  column: 'processed_at' | 'updated_at',
-  retentionSeconds: number,
-  limit: number,
-): Promise<number> {
-  const [{ deleted }]: Array<{ deleted: number }> = await manager.query(
-    `WITH doomed AS (
-       SELECT "group", event_id FROM ${table} WHERE ${column} < now() - make_interval(secs => $1) LIMIT $2
-     ), gone AS (
-       DELETE FROM ${table} t USING doomed d WHERE t."group" = d."group" AND t.event_id = d.event_id RETURNING 1
-     )
-     SELECT count(*)::int AS deleted FROM gone`,
-    [retentionSeconds, limit],
-  );
-  return deleted;
 }

@@ -71,3 +71,37 @@ export async function forgetProcessedEvents(
     eventIds,
   ]);
 }
+
+/**
+ * Retention: deletes up to `limit` dedupe rows older than `retentionSeconds` (one short statement, few row locks);
+ * returns how many.
+ */
+export async function deleteProcessedEventsOlderThan(
+  manager: EntityManager,
+  retentionSeconds: number,
+  limit: number,
+): Promise<number> {
+  const [{ deleted }]: Array<{ deleted: number }> = await manager.query(
+    `WITH doomed AS (
+       SELECT "group", event_id FROM processed_events WHERE processed_at < now() - make_interval(secs => $1) LIMIT $2
+     ), gone AS (
+       DELETE FROM processed_events t USING doomed d WHERE t."group" = d."group" AND t.event_id = d.event_id RETURNING 1
+     )
+     SELECT count(*)::int AS deleted FROM gone`,
+    [retentionSeconds, limit],
+  );
+  return deleted;
+}
+
+/** Events each group applied (its effect committed) in [from, to): the console's chart. */
+export async function countAppliedByGroup(
+  db: EntityManager | DataSource,
+  from: Date,
+  to: Date,
+): Promise<Array<{ group: string; count: number }>> {
+  return db.query(
+    `SELECT "group", count(*)::int AS count FROM processed_events
+      WHERE processed_at >= $1 AND processed_at < $2 GROUP BY "group"`,
+    [from, to],
+  );
+}

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from './pool-query';
 import { statementName } from './statement-name';
 
@@ -10,7 +10,7 @@ import { statementName } from './statement-name';
 export type QueryRows = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
 
 export const managerRows =
-  (manager: EntityManager): QueryRows =>
+  (manager: EntityManager | DataSource): QueryRows =>
   (sql, params) =>
     manager.query(sql, params);
 

@@ -11,6 +11,16 @@ export interface AuditEntry {
   deadLetterIds: string[];
 }
 
+/** One audited action, once for each of the given dead letters it named. */
+export interface AuditedAction {
+  deadLetterId: string;
+  at: Date;
+  actor: string;
+  action: DeadLetterAction;
+  /** Dead letters the request changed in all. */
+  count: number;
+}
+
 /** The dead_letter_audit statements. */
 export class DeadLetterAuditRepository {
   constructor(private readonly db: DataSource | EntityManager) {}
@@ -36,6 +46,23 @@ export class DeadLetterAuditRepository {
       filter: row.filter,
       count: row.count,
       deadLetterIds: row.dead_letter_ids,
+    }));
+  }
+
+  /** The actions on these dead letters, oldest first. */
+  async actionsOn(deadLetterIds: string[]): Promise<AuditedAction[]> {
+    const rows = await this.db.query(
+      `SELECT d.id AS dead_letter_id, a.at, a.actor, a.action, a.count
+         FROM dead_letter_audit a JOIN unnest($1::uuid[]) AS d(id) ON a.dead_letter_ids @> ARRAY[d.id]
+        ORDER BY a.at`,
+      [deadLetterIds],
+    );
+    return rows.map((row: Record<string, any>) => ({
+      deadLetterId: row.dead_letter_id,
+      at: new Date(row.at),
+      actor: row.actor,
+      action: row.action,
+      count: row.count,
     }));
   }
 }

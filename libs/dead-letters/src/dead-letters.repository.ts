@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { DeadLetterStatus } from './dead-letter-states';
+import { DEAD_LETTER_STATUSES, DeadLetterStatus } from './dead-letter-states';
 import { DeadLetterFilter, filterSql } from './dead-letter-filter';
 import { IncomingDeadLetter } from './dead-letter-message';
 
@@ -49,6 +49,14 @@ export interface ClaimedDeadLetter {
   headers: Record<string, string>;
   replayCount: number;
   replayTopic: string;
+}
+
+/** A dead letter of one event as its trail shows it. */
+export interface DeadLetterOfEvent extends DeadLetterSummary {
+  dltTopic: string | null;
+  replayedAt: Date | null;
+  resolvedAt: Date | null;
+  purgedAt: Date | null;
 }
 
 export interface ErrorClassCount {
@@ -205,6 +213,32 @@ export class DeadLettersRepository {
       resolvedAt: row.resolved_at && new Date(row.resolved_at),
       purgedAt: row.purged_at && new Date(row.purged_at),
     };
+  }
+
+  /** The event's dead letters in every group, oldest first. */
+  async listByEvent(eventId: string): Promise<DeadLetterOfEvent[]> {
+    const rows = await this.db.query(
+      `SELECT ${SUMMARY_COLUMNS}, dlt_topic, replayed_at, resolved_at, purged_at
+         FROM dead_letters WHERE event_id = $1 ORDER BY dead_at`,
+      [eventId],
+    );
+    return rows.map((row: Record<string, any>) => ({
+      ...toSummary(row),
+      dltTopic: row.dlt_topic,
+      replayedAt: row.replayed_at && new Date(row.replayed_at),
+      resolvedAt: row.resolved_at && new Date(row.resolved_at),
+      purgedAt: row.purged_at && new Date(row.purged_at),
+    }));
+  }
+
+  /** Dead letters per group whose group gave up in [from, to) (`dead_at`), whatever their status since. */
+  async countByGroupDeadBetween(from: Date, to: Date): Promise<Array<{ group: string; count: number }>> {
+    // Every status listed, so that the (status, dead_at) index serves the time range.
+    return this.db.query(
+      `SELECT "group", count(*)::int AS count FROM dead_letters
+        WHERE status = ANY($3) AND dead_at >= $1 AND dead_at < $2 GROUP BY "group"`,
+      [from, to, [...DEAD_LETTER_STATUSES]],
+    );
   }
 
   /** Dead letters still `dead`, per group and error class: what the console groups by. */

@@ -82,11 +82,25 @@ export interface OutboxBacklog {
   byTopic: Array<{ topic: string; unpublished: number; oldestAgeSeconds: number }>;
 }
 
+/** One outbox row of an event as its trail shows it. */
+export interface OutboxEventRow {
+  id: string;
+  lane: number;
+  topic: string;
+  key: string;
+  createdAt: Date;
+  publishedAt: Date | null;
+  /** When the broker rejected it for good (the column `failed_at`); null unless parked. */
+  parkedAt: Date | null;
+  attempts: number;
+  lastError: string | null;
+}
+
 /**
  * Every outbox statement, one named method each: the writers' insert, the relay's claim, mark, park and retention,
- * and the reads of the ingress (backpressure, event status), the operators (backlog) and the relay's gauges. A row
- * is pending until published; a parked row (`failed_at` set: the broker rejected it for good) waits for an operator,
- * and every later row of its key waits behind it.
+ * and the reads of the ingress (backpressure, event status, console charts), the operators (backlog, an event's
+ * trail) and the relay's gauges. A row is pending until published; a parked row (`failed_at` set: the broker
+ * rejected it for good) waits for an operator, and every later row of its key waits behind it.
  */
 export class OutboxRepository {
   constructor(private readonly rows: QueryRows) {}
@@ -208,6 +222,45 @@ export class OutboxRepository {
       [eventId],
     );
     return row && { publishedAt: row.published_at, parkedAt: row.failed_at, lastError: row.last_error };
+  }
+
+  /** Every outbox row of the event, oldest first, with its publication state: what an event's trail shows. */
+  async rowsOfEvent(eventId: string): Promise<OutboxEventRow[]> {
+    const rows = await this.rows<{
+      id: string;
+      lane: number;
+      topic: string;
+      key: string;
+      created_at: Date;
+      published_at: Date | null;
+      failed_at: Date | null;
+      attempts: number;
+      last_error: string | null;
+    }>(
+      `SELECT id, lane, topic, key, created_at, published_at, failed_at, attempts, last_error
+         FROM outbox WHERE event_id = $1::text::uuid ORDER BY id`,
+      [eventId],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      lane: row.lane,
+      topic: row.topic,
+      key: row.key,
+      createdAt: new Date(row.created_at),
+      publishedAt: row.published_at && new Date(row.published_at),
+      parkedAt: row.failed_at && new Date(row.failed_at),
+      attempts: row.attempts,
+      lastError: row.last_error,
+    }));
+  }
+
+  /** Rows the broker acknowledged in [from, to): the console's published chart. */
+  async countPublishedBetween(from: Date, to: Date): Promise<number> {
+    const [row] = await this.rows<{ count: number }>(
+      `SELECT count(*)::int AS count FROM outbox WHERE published_at >= $1 AND published_at < $2`,
+      [from, to],
+    );
+    return row.count;
   }
 
   async backlog(): Promise<OutboxBacklog> {

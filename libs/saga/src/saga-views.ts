@@ -130,6 +130,23 @@ export const SagaViews = {
     return { ...toSummary(rows[0]), data: rows[0].data, results: rows[0].results, history: await this.history(db, id) };
   },
 
+  /** The sagas an event started (an order placed starts its fulfilment), oldest first, each with its history. */
+  async startedBy(db: Db, eventId: string): Promise<SagaDetail[]> {
+    const rows: Array<Record<string, unknown>> = await db.query(
+      `SELECT ${SUMMARY}, data, results FROM sagas WHERE start_event_id = $1 ORDER BY created_at, id`,
+      [eventId],
+    );
+    const sagas: SagaDetail[] = [];
+    for (const row of rows)
+      sagas.push({
+        ...toSummary(row),
+        data: row.data,
+        results: row.results,
+        history: await this.history(db, row.id as string),
+      });
+    return sagas;
+  },
+
   async history(db: Db, sagaId: string): Promise<SagaHistoryEntry[]> {
     const rows: Array<Record<string, unknown>> = await db.query(
       `SELECT seq, step, phase, event, state, cause_type, cause_id, sent_type, sent_id, detail, at

@@ -1,11 +1,11 @@
 import { Database } from '@app/db';
+import { InboundEventRepository, NewInboundEvent } from '@app/inbound-events';
 import { NewOutboxRow } from '@app/outbox';
 import { createLogger } from '@app/logger';
 import { useTestDataSource, waitFor } from '@app/testing';
 import { createHash, randomUUID } from 'node:crypto';
 import { GroupCommitSettings, GroupCommitWriter } from './group-commit.writer';
 import { IngressMetrics } from '../metrics/ingress.metrics';
-import { InboundEventRepository, NewInboundEvent } from './inbound-event.repository';
 import { OverloadedError } from './overload';
 
 describe('the group commit', () => {

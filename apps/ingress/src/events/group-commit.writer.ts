@@ -1,10 +1,10 @@
 import { Database, DatabaseUnavailableError, isDatabaseUnavailable, isPoolWaitTimeout } from '@app/db';
+import { EventWithOutbox, InboundEventRepository, NewInboundEvent } from '@app/inbound-events';
 import { NewOutboxRow } from '@app/outbox';
 import { LOGGER } from '@app/logger';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Logger } from 'pino';
 import { IngressMetrics } from '../metrics/ingress.metrics';
-import { EventWithOutbox, InboundEventRepository, NewInboundEvent } from './inbound-event.repository';
 import { LoopShedder } from './loop-shedder';
 import { OverloadedError, OverloadEpisodes, ShedReason } from './overload';
 

@@ -1,7 +1,7 @@
 import { managerRows } from '@app/db';
+import { InboundEventRepository } from '@app/inbound-events';
 import { JobHeartbeatRepository } from '@app/jobs';
 import { lockRows, useTestDataSource, waitForJobLock } from '@app/testing';
-import { InboundEventRepository } from '../events/inbound-event.repository';
 import { INBOUND_EVENTS_RETENTION_JOB, pruneInboundEvents } from './inbound-events-retention';
 
 describe('inbound events retention', () => {

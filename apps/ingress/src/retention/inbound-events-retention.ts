@@ -1,6 +1,6 @@
+import { InboundEventRepository } from '@app/inbound-events';
 import { deleteInBatches, JobResult, runExclusiveJob, ScheduledRun } from '@app/jobs';
 import { DataSource } from 'typeorm';
-import { InboundEventRepository } from '../events/inbound-event.repository';
 
 export const INBOUND_EVENTS_RETENTION_JOB = 'inbound-events-retention';
 

@@ -1,17 +1,7 @@
+import { managerRows } from '@app/db';
+import { OutboxRepository } from '@app/outbox';
 import { Admin, Partitioners } from 'kafkajs';
 import { TrailEntry, TrailSource } from '../trail';
-
-interface OutboxTrailRow {
-  id: string;
-  lane: number;
-  topic: string;
-  key: string;
-  created_at: Date;
-  published_at: Date | null;
-  failed_at: Date | null;
-  attempts: number;
-  last_error: string | null;
-}
 
 /**
  * The event's outbox row: queued with the event, published when the broker acknowledged it (topic, and the partition
@@ -22,11 +12,7 @@ interface OutboxTrailRow {
 export const outboxTrail: TrailSource = {
   name: 'outbox',
   async entries(event, { db, kafkaAdmin }) {
-    const rows: OutboxTrailRow[] = await db.query(
-      `SELECT id, lane, topic, key, created_at, published_at, failed_at, attempts, last_error
-         FROM outbox WHERE event_id = $1::text::uuid ORDER BY id`,
-      [event.id],
-    );
+    const rows = await new OutboxRepository(managerRows(db)).rowsOfEvent(event.id);
     if (rows.length === 0) {
       return event.receivedAt
         ? [
@@ -43,38 +29,38 @@ export const outboxTrail: TrailSource = {
     const entries: TrailEntry[] = [];
     for (const row of rows) {
       entries.push({
-        at: new Date(row.created_at),
+        at: row.createdAt,
         step: 'queued',
         level: 'info',
         beforeGroups: true,
         summary: `queued in the outbox for ${row.topic} (key ${row.key}, lane ${row.lane})`,
         detail: { outboxId: row.id, topic: row.topic, key: row.key, lane: row.lane },
       });
-      if (row.published_at) {
+      if (row.publishedAt) {
         const partition = kafkaAdmin ? await partitionOf(kafkaAdmin, row.topic, row.key) : undefined;
         entries.push({
-          at: new Date(row.published_at),
+          at: row.publishedAt,
           step: 'published',
           level: 'ok',
           beforeGroups: true,
           summary: `published to ${row.topic}${partition === undefined ? '' : ` partition ${partition}`}`,
           detail: { topic: row.topic, partition: partition ?? null, key: row.key, attempts: row.attempts },
         });
-      } else if (row.failed_at) {
+      } else if (row.parkedAt) {
         entries.push({
-          at: new Date(row.failed_at),
+          at: row.parkedAt,
           step: 'parked',
           level: 'error',
-          summary: `parked: the broker rejected it for good (${row.last_error ?? 'no reason given'}); later events of its key wait`,
-          detail: { topic: row.topic, key: row.key, attempts: row.attempts, lastError: row.last_error },
+          summary: `parked: the broker rejected it for good (${row.lastError ?? 'no reason given'}); later events of its key wait`,
+          detail: { topic: row.topic, key: row.key, attempts: row.attempts, lastError: row.lastError },
         });
-      } else if (row.last_error) {
+      } else if (row.lastError) {
         entries.push({
           at: new Date(),
           step: 'publishing',
           level: 'warn',
-          summary: `not published yet after ${row.attempts} attempt(s): ${row.last_error}`,
-          detail: { topic: row.topic, attempts: row.attempts, lastError: row.last_error },
+          summary: `not published yet after ${row.attempts} attempt(s): ${row.lastError}`,
+          detail: { topic: row.topic, attempts: row.attempts, lastError: row.lastError },
         });
       }
     }

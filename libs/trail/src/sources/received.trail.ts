@@ -1,3 +1,4 @@
+import { InboundEventRepository } from '@app/inbound-events';
 import { TrailSource } from '../trail';
 
 /** The delivery that brought the event in: source, signature scheme, identity, headers without secrets. */
@@ -5,11 +6,7 @@ export const receivedTrail: TrailSource = {
   name: 'received',
   async entries(event, { db }) {
     if (!event.receivedAt) return [];
-    const rows: Array<{ scheme: string | null; headers: Record<string, string> | null }> = await db.query(
-      `SELECT scheme, headers FROM inbound_events WHERE id = $1`,
-      [event.id],
-    );
-    const row = rows[0];
+    const row = await new InboundEventRepository().findReceipt(db, event.id);
     if (!row) return [];
     return [
       {

@@ -1,4 +1,4 @@
-import { recordEventStatus } from '@app/consumer-runtime';
+import { forgetProcessedEvents, recordEventStatus } from '@app/consumer-runtime';
 import { preparedQuery } from '@app/db';
 import { disableEndpoints } from '@app/webhooks';
 import { EntityManager } from 'typeorm';
@@ -127,7 +127,7 @@ export async function recordOutcomes(
     moved.some((row) => String(row.id) === o.deliveryId && row.state === 'failed'),
   );
   for (const outcome of failedForGood) {
-    await manager.query(`DELETE FROM processed_events WHERE "group" = $1 AND event_id = $2`, [group, outcome.eventId]);
+    await forgetProcessedEvents(manager, group, [outcome.eventId]);
     await recordEventStatus(manager, {
       group,
       eventId: outcome.eventId,

@@ -1,3 +1,4 @@
+import { InboundEventRepository } from '@app/inbound-events';
 import { ChartSampler } from '../chart-sampler';
 
 /** Events the ingress committed (202) per second, all sources, all ingress instances. */
@@ -7,10 +8,6 @@ export const acceptedSampler: ChartSampler = {
   unit: '/s',
   kind: 'rate',
   async sample({ db, from, to, seconds }) {
-    const [{ n }] = await db.query(
-      `SELECT count(*)::int AS n FROM inbound_events WHERE received_at >= $1 AND received_at < $2`,
-      [from, to],
-    );
-    return [{ series: '', value: n / seconds }];
+    return [{ series: '', value: (await new InboundEventRepository().countReceivedBetween(db, from, to)) / seconds }];
   },
 };

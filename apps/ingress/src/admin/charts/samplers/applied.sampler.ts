@@ -1,3 +1,4 @@
+import { countAppliedByGroup } from '@app/consumer-runtime';
 import { ChartSampler } from '../chart-sampler';
 
 /** Events each consumer group applied (effect committed) per second. */
@@ -7,11 +8,7 @@ export const appliedSampler: ChartSampler = {
   unit: '/s',
   kind: 'rate',
   async sample({ db, from, to, seconds }) {
-    const rows: Array<{ group: string; n: number }> = await db.query(
-      `SELECT "group", count(*)::int AS n FROM processed_events
-        WHERE processed_at >= $1 AND processed_at < $2 GROUP BY "group"`,
-      [from, to],
-    );
-    return rows.map((row) => ({ series: row.group, value: row.n / seconds }));
+    const rows = await countAppliedByGroup(db, from, to);
+    return rows.map((row) => ({ series: row.group, value: row.count / seconds }));
   },
 };

@@ -1,4 +1,4 @@
-import { DEAD_LETTER_STATUSES } from '@app/dead-letters';
+import { DeadLettersRepository } from '@app/dead-letters';
 import { ChartSampler } from '../chart-sampler';
 
 /**
@@ -14,16 +14,10 @@ export const deadLettersSampler: ChartSampler = {
   unit: '/min',
   kind: 'rate',
   async sample({ db, from, to, seconds }) {
-    // Every status listed, so that the (status, dead_at) index serves the time range.
-    const rows: Array<{ group: string; n: number }> = await db.query(
-      `SELECT "group", count(*)::int AS n FROM dead_letters
-        WHERE status = ANY($3) AND dead_at >= $1 AND dead_at < $2 GROUP BY "group"`,
-      [
-        new Date(from.getTime() - INDEXING_DELAY_MS),
-        new Date(to.getTime() - INDEXING_DELAY_MS),
-        [...DEAD_LETTER_STATUSES],
-      ],
+    const rows = await new DeadLettersRepository(db).countByGroupDeadBetween(
+      new Date(from.getTime() - INDEXING_DELAY_MS),
+      new Date(to.getTime() - INDEXING_DELAY_MS),
     );
-    return rows.map((row) => ({ series: row.group, value: (row.n * 60) / seconds }));
+    return rows.map((row) => ({ series: row.group, value: (row.count * 60) / seconds }));
   },
 };

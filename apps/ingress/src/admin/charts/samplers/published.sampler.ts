@@ -1,3 +1,5 @@
+import { managerRows } from '@app/db';
+import { OutboxRepository } from '@app/outbox';
 import { ChartSampler } from '../chart-sampler';
 
 /** Outbox rows the broker acknowledged per second, all relays. */
@@ -7,10 +9,8 @@ export const publishedSampler: ChartSampler = {
   unit: '/s',
   kind: 'rate',
   async sample({ db, from, to, seconds }) {
-    const [{ n }] = await db.query(
-      `SELECT count(*)::int AS n FROM outbox WHERE published_at >= $1 AND published_at < $2`,
-      [from, to],
-    );
-    return [{ series: '', value: n / seconds }];
+    return [
+      { series: '', value: (await new OutboxRepository(managerRows(db)).countPublishedBetween(from, to)) / seconds },
+    ];
   },
 };

@@ -1,11 +1,12 @@
 import { findGroupStatuses } from '@app/consumer-runtime';
 import { Database, managerRows } from '@app/db';
+import { InboundEventRepository } from '@app/inbound-events';
 import { OutboxRepository } from '@app/outbox';
+import { SagaViews } from '@app/saga';
 import { Injectable } from '@nestjs/common';
 import { malformed, notFound } from '../../../http/problem';
 import { AgentTaskStatusRepository } from '../../agent-task-status.repository';
-import { InboundEventRepository } from '../../inbound-event.repository';
-import { EventSagaView, SagaStatusRepository } from '../../saga-status.repository';
+import { EventSagaView, toEventSagaView } from '../../event-saga.view';
 import { WebhookDeliveryStatusRepository } from '../../webhook-delivery-status.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,7 +60,6 @@ export class GetEventStatusUseCase {
     private readonly inboundEvents: InboundEventRepository,
     private readonly agentTasks: AgentTaskStatusRepository,
     private readonly webhookDeliveries: WebhookDeliveryStatusRepository,
-    private readonly sagas: SagaStatusRepository,
   ) {}
 
   async execute(id: string): Promise<EventStatus> {
@@ -74,7 +74,7 @@ export class GetEventStatusUseCase {
     const groups = await findGroupStatuses(manager, id);
     const task = await this.agentTasks.findByEventId(manager, id);
     const deliveries = await this.webhookDeliveries.findByEvent(manager, id);
-    const saga = await this.sagas.findByStartEvent(manager, id);
+    const [saga] = await SagaViews.startedBy(manager, id);
     return {
       id: event.id,
       source: event.source,
@@ -94,7 +94,7 @@ export class GetEventStatusUseCase {
           updatedAt: task.updatedAt.toISOString(),
         },
       }),
-      ...(saga && { saga }),
+      ...(saga && { saga: toEventSagaView(saga) }),
       ...(deliveries.length > 0 && {
         webhookDeliveries: deliveries.map((delivery) => ({
           ...delivery,

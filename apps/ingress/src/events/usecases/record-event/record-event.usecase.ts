@@ -1,11 +1,11 @@
 import { CLOUDEVENTS_SPEC_VERSION, CloudEvent } from '@app/contracts';
 import { Database } from '@app/db';
+import { InboundEventRepository } from '@app/inbound-events';
 import { OutboxNotifier, toOutboxRow } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { idConflict } from '../../../http/problem';
 import { GroupCommitWriter } from '../../group-commit.writer';
-import { InboundEventRepository } from '../../inbound-event.repository';
 
 export interface RecordEventCommand {
   /** Dedupe namespace: the webhook source name, or the CloudEvent's source. */

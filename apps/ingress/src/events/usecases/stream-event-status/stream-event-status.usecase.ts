@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SagaTransitionView } from '../../saga-status.repository';
+import { SagaTransitionView } from '../../event-saga.view';
 import { EventStatus, GetEventStatusUseCase } from '../get-event-status/get-event-status.usecase';
 
 /**

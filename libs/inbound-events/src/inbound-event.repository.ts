@@ -62,7 +62,20 @@ export interface EventWithOutbox {
   outbox: NewOutboxRow;
 }
 
-/** SQL of the inbound_events table, one method per statement. */
+/** A received event that a ref names, and how the ref matched it. */
+export interface ReceivedEventMatch extends InboundEventRow {
+  senderEventId: string;
+  byId: boolean;
+  bySender: boolean;
+  byAggregate: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * SQL of the inbound_events table, one method per statement: the ingress's writes, its retention and status reads,
+ * the console's accepted chart and an event's trail.
+ */
 @Injectable()
 export class InboundEventRepository {
   /**
@@ -154,6 +167,75 @@ export class InboundEventRepository {
         receivedAt: row.received_at,
       }
     );
+  }
+
+  /** Events received in [from, to), all sources: the console's accepted chart. */
+  async countReceivedBetween(manager: EntityManager | DataSource, from: Date, to: Date): Promise<number> {
+    const [{ count }]: Array<{ count: number }> = await manager.query(
+      `SELECT count(*)::int AS count FROM inbound_events WHERE received_at >= $1 AND received_at < $2`,
+      [from, to],
+    );
+    return count;
+  }
+
+  /** How the event came in: its signature scheme and its headers without secrets (undefined once pruned). */
+  async findReceipt(
+    manager: EntityManager | DataSource,
+    id: string,
+  ): Promise<{ scheme: string | null; headers: Record<string, string> | null } | undefined> {
+    const rows: Array<{ scheme: string | null; headers: Record<string, string> | null }> = await manager.query(
+      `SELECT scheme, headers FROM inbound_events WHERE id = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /**
+   * The newest `limit` received events a ref names (by event id, by a sender's event id in any source, or by
+   * aggregate id), newest first. The sender id is looked up per source through the (source, sender_event_id) unique
+   * index: the distinct sources are walked with a loose index scan, so no second index is needed for it.
+   */
+  async findByRef(manager: EntityManager | DataSource, ref: string, limit: number): Promise<ReceivedEventMatch[]> {
+    // A ref that is not a UUID cannot be cast to one (Postgres would fail the whole statement), so that arm is left out.
+    const byId = UUID.test(ref) ? `SELECT e.id FROM inbound_events e WHERE e.id = $1::text::uuid UNION` : '';
+    const rows: Array<{
+      id: string;
+      source: string;
+      sender_event_id: string;
+      type: string;
+      aggregate_id: string;
+      received_at: Date;
+      by_id: boolean;
+      by_sender: boolean;
+      by_aggregate: boolean;
+    }> = await manager.query(
+      `WITH RECURSIVE sources AS (
+         SELECT min(source) AS source FROM inbound_events
+         UNION ALL
+         SELECT (SELECT min(source) FROM inbound_events WHERE source > sources.source) FROM sources WHERE sources.source IS NOT NULL
+       ), matches AS (
+         ${byId}
+         SELECT e.id FROM sources s JOIN inbound_events e ON e.source = s.source AND e.sender_event_id = $1
+         UNION
+         (SELECT e.id FROM inbound_events e WHERE e.aggregate_id = $1 ORDER BY e.received_at DESC LIMIT $2)
+       )
+       SELECT e.id, e.source, e.sender_event_id, e.type, e.aggregate_id, e.received_at,
+              e.id::text = lower($1) AS by_id, e.sender_event_id = $1 AS by_sender, e.aggregate_id = $1 AS by_aggregate
+         FROM matches m JOIN inbound_events e ON e.id = m.id
+        ORDER BY e.received_at DESC, e.id LIMIT $2`,
+      [ref, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      source: row.source,
+      senderEventId: row.sender_event_id,
+      type: row.type,
+      aggregateId: row.aggregate_id,
+      receivedAt: new Date(row.received_at),
+      byId: row.by_id,
+      bySender: row.by_sender,
+      byAggregate: row.by_aggregate,
+    }));
   }
 }
 

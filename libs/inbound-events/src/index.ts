@@ -1,0 +1,1 @@
+export * from './inbound-event.repository';
