@@ -1,13 +1,14 @@
 import { createTestDatabase, TestDatabase, uniqueName, waitFor } from '@app/testing';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
  * The README's first hour, as a user runs it: `npm start` in one shell, then in a second one the signed webhook, the
  * CLI and an outbound endpoint on the development receiver, with no variable the README does not give (each run
- * gets its own database, topic namespace and profile file so that it leaves a developer's alone). Then one Ctrl-C.
+ * gets its own database, topic namespace, sources file and profile file so that it leaves a developer's alone). Then
+ * one Ctrl-C.
  */
 const root = path.resolve(__dirname, '../..');
 const START_MS = 240_000;
@@ -31,8 +32,19 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
   let database: TestDatabase;
   let start: ChildProcess;
   let output = '';
-  const profile = path.join(mkdtempSync(path.join(tmpdir(), 'hookrail-start-')), 'dev.env');
+  const dir = mkdtempSync(path.join(tmpdir(), 'hookrail-start-'));
+  const profile = path.join(dir, 'dev.env');
   const namespace = `${uniqueName('start')}.`;
+  /** The example sources file, its topic under this run's namespace (as a namespaced installation's must be). */
+  const sources = path.join(dir, 'sources.json');
+  writeFileSync(
+    sources,
+    JSON.stringify(
+      (
+        JSON.parse(readFileSync(path.join(root, 'config/sources.example.json'), 'utf8')) as Array<{ topic: string }>
+      ).map((source) => ({ ...source, topic: `${namespace}${source.topic}` })),
+    ),
+  );
   /** What both shells share: where the installation is. Nothing else. */
   const shared = (): NodeJS.ProcessEnv => {
     const env = { ...process.env };
@@ -44,6 +56,7 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
       LOG_LEVEL: 'info',
       DATABASE_URL: database.url,
       KAFKA_NAMESPACE: namespace,
+      HOOKRAIL_SOURCES: sources,
       HOOKRAIL_DEV_ENV: profile,
     };
   };
@@ -66,8 +79,15 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
   }, 30_000);
 
   afterAll(async () => {
-    if (start.exitCode === null) process.kill(-start.pid!, 'SIGKILL');
-    for (const pid of processesWith(`HOOKRAIL_DEV_ENV=${profile}`, /./)) process.kill(pid, 'SIGKILL');
+    const kill = (pid: number) => {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    kill(-start.pid!);
+    processesWith(`HOOKRAIL_DEV_ENV=${profile}`, /./).forEach(kill);
     await database.drop();
   });
 
@@ -133,15 +153,22 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
     );
 
     const stopping = output.length;
-    const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
+    const exited = new Promise<[number | null, string | null]>((resolve) =>
+      start.once('exit', (code, signal) => resolve([code, signal])),
+    );
     process.kill(-start.pid!, 'SIGINT');
-    expect(await exited).toBe(0);
+    // npm itself ends by the signal, as on a terminal; what it ran stops on its own, gracefully.
+    expect([
+      [0, null],
+      [null, 'SIGINT'],
+    ]).toContainEqual(await exited);
+    await until(() => processesWith(`HOOKRAIL_DEV_ENV=${profile}`, /./).length === 0, 60_000, 'every process stopped');
     const stop = output.slice(stopping);
     for (const app of ['ingress', 'relay', 'consumers']) {
-      expect(stop.match(new RegExp(`\\[${app}\\].*SIGINT received; stopping`, 'g'))).toHaveLength(1);
+      const received = stop.match(new RegExp(`\\[${app}\\].*SIGINT received; stopping`, 'g')) ?? [];
+      expect({ app, received: received.length }).toEqual({ app, received: 1 });
       expect(stop).toMatch(new RegExp(`\\[${app}\\].*"stopped"|\\[${app}\\].*stopped`));
     }
     expect(stop).not.toContain('again while stopping');
-    expect(processesWith(`HOOKRAIL_DEV_ENV=${profile}`, /./)).toEqual([]);
   }, 240_000);
 });

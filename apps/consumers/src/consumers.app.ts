@@ -28,11 +28,23 @@ import { CONSUMERS_ENTITIES } from './consumers.entities';
 import { ConsumersModule } from './consumers.module';
 import { HISTORY_RETENTION_JOB, pruneHistory } from './retention/history-retention';
 
+/** What the process starts besides the groups, and when it may be stopped gracefully. */
+export interface ConsumersStartOptions {
+  /** Called once Postgres and Kafka answer: from then on a stop waits for the start to finish, then stops it. */
+  onDependencies?: () => void;
+  /** Started after the groups and before /readyz says ready (the dead-letter store); stopped after them. */
+  alsoStart?: () => Promise<Closable | undefined>;
+}
+
 /**
  * Starts one Nest microservice per configured group, each on a ConsumerServer (the runtime), sharing one database
  * pool, one metrics registry and one Kafka client. The returned handle stops them all (current messages finish).
  */
-export async function startConsumers(config: ConsumersEnv, logger: Logger): Promise<Closable & { groups: string[] }> {
+export async function startConsumers(
+  config: ConsumersEnv,
+  logger: Logger,
+  options: ConsumersStartOptions = {},
+): Promise<Closable & { groups: string[] }> {
   // The metrics port answers from the start: /readyz says what the process still waits for.
   const metrics = new ConsumerMetrics();
   collectDefaultMetrics({ register: metrics.registry });
@@ -61,6 +73,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     await metricsServer?.close();
     throw error;
   }
+  options.onDependencies?.();
   waitingFor = 'its consumer groups to start';
   const dataSource = await connect({
     url: config.DATABASE_URL,
@@ -213,6 +226,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     logger,
   );
   historyRetention.start();
+  const also = await options.alsoStart?.();
   waitingFor = undefined;
 
   return {
@@ -220,6 +234,7 @@ export async function startConsumers(config: ConsumersEnv, logger: Logger): Prom
     close: async () => {
       await Promise.all([retention.stop(), historyRetention.stop()]);
       await Promise.all(apps.map((app) => app.close()));
+      await also?.close();
       await metricsServer?.close();
       await lagAdmin.close();
       if (bookkeeping !== dataSource) await bookkeeping.destroy();

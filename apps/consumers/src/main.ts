@@ -10,34 +10,32 @@ bootstrap('consumers', async () => {
   const config = loadConfig(ConsumersEnv);
   const storeConfig = loadConfig(DeadLetterStoreEnv);
   const logger = createLogger('consumers', config.LOG_LEVEL, config.LOG_FORMAT);
-  // Stopped while it still waits for Postgres or Kafka: nothing to finish.
-  const early = (signal: NodeJS.Signals) => {
-    logger.info(`${signal} received while waiting for dependencies; stopped`);
-    process.exit(0);
-  };
-  process.on('SIGTERM', early).on('SIGINT', early);
-  const consumers = await startConsumers(config, logger);
-  process.off('SIGTERM', early).off('SIGINT', early);
-  // The dead-letter store indexes every group's DLT, not only this process's groups: all members of its Kafka
-  // group then subscribe to the same topics.
-  const deadLetters = storeConfig.DEAD_LETTER_STORE
-    ? await startDeadLetterStore(
-        {
-          databaseUrl: config.DATABASE_URL,
-          brokers: config.KAFKA_BROKERS,
-          namespace: config.KAFKA_NAMESPACE,
-          groups: CONSUMER_GROUPS,
-          topicPartitions: config.TOPIC_PARTITIONS,
-          retentionSeconds: storeConfig.DEAD_LETTER_RETENTION_DAYS * 86_400,
-          retentionEveryMs: storeConfig.DEAD_LETTER_RETENTION_INTERVAL_MS,
-        },
-        logger,
-      )
-    : undefined;
+  // A stop while it still waits for Postgres or Kafka has nothing to finish; once they answer, it waits for the start
+  // to end and then stops what started, gracefully (a Ctrl-C during start-up included).
+  let dependenciesReady = false;
+  const running = startConsumers(config, logger, {
+    onDependencies: () => (dependenciesReady = true),
+    // The dead-letter store indexes every group's DLT, not only this process's groups: all members of its Kafka
+    // group then subscribe to the same topics.
+    alsoStart: async () =>
+      storeConfig.DEAD_LETTER_STORE
+        ? startDeadLetterStore(
+            {
+              databaseUrl: config.DATABASE_URL,
+              brokers: config.KAFKA_BROKERS,
+              namespace: config.KAFKA_NAMESPACE,
+              groups: CONSUMER_GROUPS,
+              topicPartitions: config.TOPIC_PARTITIONS,
+              retentionSeconds: storeConfig.DEAD_LETTER_RETENTION_DAYS * 86_400,
+              retentionEveryMs: storeConfig.DEAD_LETTER_RETENTION_INTERVAL_MS,
+            },
+            logger,
+          )
+        : undefined,
+  });
+  closeOnSignals({ close: async () => (dependenciesReady ? (await running).close() : undefined) }, (message) =>
+    logger.info(message),
+  );
+  const consumers = await running;
   logger.info({ groups: consumers.groups, deadLetterStore: storeConfig.DEAD_LETTER_STORE }, 'consumers started');
-  const closeAll = async () => {
-    await consumers.close();
-    await deadLetters?.close();
-  };
-  closeOnSignals({ close: closeAll }, (message) => logger.info(message));
 });

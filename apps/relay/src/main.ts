@@ -25,10 +25,15 @@ bootstrap('relay', async () => {
     logger,
   );
   process.off('SIGTERM', early).off('SIGINT', early);
-  const app = await NestFactory.createApplicationContext(RelayModule.forRoot(config, logger), {
-    logger: new NestLogger(logger),
-  });
-  await app.init();
+  // From here a stop waits for the start to end, then stops the relay gracefully.
+  const starting = (async () => {
+    const app = await NestFactory.createApplicationContext(RelayModule.forRoot(config, logger), {
+      logger: new NestLogger(logger),
+    });
+    await app.init();
+    return app;
+  })();
+  closeOnSignals({ close: async () => (await starting).close() }, (message) => logger.info(message));
+  await starting;
   logger.info({ brokers: config.KAFKA_BROKERS }, 'relay started');
-  closeOnSignals(app, (message) => logger.info(message));
 });
