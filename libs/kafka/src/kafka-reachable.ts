@@ -24,3 +24,19 @@ export async function checkKafka(brokers: string[]): Promise<void> {
     await admin.disconnect().catch(() => undefined);
   }
 }
+
+/** Kafka did not answer a client that needed it: the message names the brokers and the variable that says where. */
+export class KafkaUnavailableError extends Error {
+  override name = 'KafkaUnavailableError';
+
+  constructor(brokers: string[], cause: unknown) {
+    super(`Kafka does not answer at KAFKA_BROKERS=${brokers.join(',')}: ${(cause as Error)?.message ?? cause}`, {
+      cause,
+    });
+  }
+}
+
+/** True for a KafkaUnavailableError or an error of the Kafka client itself (kafkajs names each KafkaJS…). */
+export function isKafkaUnavailable(error: unknown): boolean {
+  return error instanceof KafkaUnavailableError || /^KafkaJS/.test((error as Error)?.name ?? '');
+}

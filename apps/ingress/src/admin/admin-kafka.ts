@@ -1,8 +1,6 @@
-import { createKafka } from '@app/kafka';
-import { LOGGER } from '@app/logger';
+import { createKafka, KafkaUnavailableError } from '@app/kafka';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Admin, Kafka, Partitioners, Producer } from 'kafkajs';
-import { Logger } from 'pino';
 
 export const ADMIN_KAFKA_BROKERS = Symbol('ADMIN_KAFKA_BROKERS');
 /** KAFKA_NAMESPACE, as the consumers were started with: whose groups `/admin` shows. */
@@ -10,7 +8,9 @@ export const ADMIN_KAFKA_NAMESPACE = Symbol('ADMIN_KAFKA_NAMESPACE');
 
 /**
  * The ingress's only Kafka clients, made on the first operator request that needs them (lag: an admin client;
- * replay: a producer) and never touched by the webhook path: intake still goes through the outbox alone.
+ * replay: a producer) and never touched by the webhook path: intake still goes through the outbox alone. They retry
+ * a connection twice, so that an operator hears within a second or two that Kafka does not answer
+ * (KafkaUnavailableError: `503 kafka_unavailable`), and log nothing of their own: the answer says it.
  */
 @Injectable()
 export class AdminKafka implements OnApplicationShutdown {
@@ -18,8 +18,10 @@ export class AdminKafka implements OnApplicationShutdown {
   private producerConnection?: Promise<Producer>;
   private adminConnection?: Promise<Admin>;
 
-  constructor(@Inject(ADMIN_KAFKA_BROKERS) brokers: string[], @Inject(LOGGER) logger: Logger) {
-    this.kafka = createKafka('hookrail-ingress-admin', brokers, logger);
+  constructor(@Inject(ADMIN_KAFKA_BROKERS) private readonly brokers: string[]) {
+    this.kafka = createKafka('hookrail-ingress-admin', brokers, undefined, {
+      retry: { retries: 2, initialRetryTime: 300 },
+    });
   }
 
   producer(): Promise<Producer> {
@@ -45,7 +47,7 @@ export class AdminKafka implements OnApplicationShutdown {
       return client;
     } catch (error) {
       forget();
-      throw error;
+      throw new KafkaUnavailableError(this.brokers, error);
     }
   }
 

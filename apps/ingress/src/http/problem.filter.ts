@@ -4,6 +4,7 @@ import {
   isPoolWaitTimeout,
   StatementOutcomeUnknownError,
 } from '@app/db';
+import { isKafkaUnavailable, KafkaUnavailableError } from '@app/kafka';
 import { LOGGER } from '@app/logger';
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
@@ -99,6 +100,20 @@ export class ProblemFilter implements ExceptionFilter {
         503,
         'not_migrated',
         'the event store is not migrated (an operator runs npm run db:migrate); nothing was recorded, retry later',
+        {},
+        { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      );
+    }
+    if (isKafkaUnavailable(exception)) {
+      // Before the database's check: a refused connection to a broker is no database outage.
+      const message = (exception as Error).message;
+      this.logger.warn({ err: message, route: request.routeOptions.url }, 'Kafka unavailable; answering 503');
+      return new Problem(
+        503,
+        'kafka_unavailable',
+        exception instanceof KafkaUnavailableError
+          ? `${message}; retry later`
+          : `Kafka does not answer (the ingress's KAFKA_BROKERS): ${message}; retry later`,
         {},
         { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
       );
