@@ -86,9 +86,14 @@ function build() {
   }
 }
 
+/** Builds when dist/ is missing or older than a source; does nothing otherwise. */
+function buildIfStale() {
+  if (stale()) build();
+}
+
 /** Builds if needed; returns the compiled path of a TypeScript entry given relative to the repository. */
 function ensureBuilt(entry) {
-  if (stale()) build();
+  buildIfStale();
   const compiled = path.join(dist, entry.replace(/\.ts$/, '.js'));
   if (!fs.existsSync(compiled)) {
     process.stderr.write(`hookrail: ${entry} has no compiled file (${path.relative(root, compiled)})\n`);
@@ -97,7 +102,7 @@ function ensureBuilt(entry) {
   return compiled;
 }
 
-module.exports = { ensureBuilt };
+module.exports = { buildIfStale, ensureBuilt };
 
 if (require.main === module) {
   const entry = process.argv[2];

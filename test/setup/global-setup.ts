@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { tcpReachable } from '../../scripts/lib/tcp-reachable';
+const { buildIfStale } = require('../../scripts/run-built.js') as { buildIfStale: () => void };
 
 const root = path.resolve(__dirname, '../..');
 
@@ -12,6 +13,9 @@ export default async function globalSetup(): Promise<void> {
     execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'up'], { stdio: 'inherit' });
     process.env.HOOKRAIL_TEST_STARTED_KAFKA = '1';
   }
+  // The bins (hookrail, webhook:send, the apps) run the compiled tree: build it once here, so that no test's
+  // first start pays for the build or finds its messages on stderr.
+  buildIfStale();
   // Workers inherit this: their databases carry the run's id, so parallel runs on one server never collide.
   process.env.HOOKRAIL_TEST_RUN = String(process.pid);
   execFileSync(
