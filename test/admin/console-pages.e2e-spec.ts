@@ -44,6 +44,7 @@ describe('console pages for sagas, webhooks, sources, the catalogue and open bre
       body,
       standardHeaders(secrets.standard[0], orderId, body),
     );
+    expect(accepted).toMatchObject({ status: 202 });
     eventId = String(accepted.body.id);
     await seedSagas();
     await saveBreakerState(db, {

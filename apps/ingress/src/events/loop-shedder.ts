@@ -10,9 +10,13 @@ const WINDOW_MS = 100;
  * `targetDelayMs`, and falls by a fiftieth otherwise (additive increase and decrease, after the adaptive limits of
  * Netflix's concurrency-limits and Envoy's adaptive concurrency filter), so that what is taken stays near what the
  * process can commit in time, and the shed ones get a fast 503 that costs no body read nor signature check.
+ * A window in which no delivery arrived never raises the fraction: a loop made late by the app's own start, a
+ * collection or a job is not deliveries arriving faster than they are answered, and the first deliveries after a
+ * start must not be shed for it.
  */
 export class LoopShedder {
   private fraction = 0;
+  private arrivals = 0;
   private readonly delays: IntervalHistogram;
   private readonly timer: NodeJS.Timeout;
 
@@ -22,12 +26,13 @@ export class LoopShedder {
   ) {
     this.delays = monitorEventLoopDelay({ resolution: 10 });
     this.delays.enable();
-    this.timer = setInterval(() => this.adjust(this.delays.max / 1e6), WINDOW_MS);
+    this.timer = setInterval(() => this.adjust(this.delays.max / 1e6, this.arrivals), WINDOW_MS);
     this.timer.unref();
   }
 
-  /** Whether to shed this delivery. */
+  /** Whether to shed this delivery, which has just arrived. */
   shouldShed(): boolean {
+    this.arrivals++;
     return this.fraction > 0 && this.random() < this.fraction;
   }
 
@@ -36,11 +41,12 @@ export class LoopShedder {
     return this.fraction;
   }
 
-  /** One window's worst loop delay, in milliseconds. */
-  adjust(worstDelayMs: number): void {
+  /** One window's worst loop delay, in milliseconds, and the deliveries that arrived in it. */
+  adjust(worstDelayMs: number, arrivals: number): void {
     this.delays.reset();
-    this.fraction =
-      worstDelayMs > this.targetDelayMs ? Math.min(0.95, this.fraction + 0.1) : Math.max(0, this.fraction - 0.02);
+    this.arrivals = 0;
+    const late = worstDelayMs > this.targetDelayMs && arrivals > 0;
+    this.fraction = late ? Math.min(0.95, this.fraction + 0.1) : Math.max(0, this.fraction - 0.02);
   }
 
   close(): void {
