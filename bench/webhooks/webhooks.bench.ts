@@ -123,17 +123,20 @@ async function main(): Promise<void> {
     for (const endpoint of bulk) await adminCall(port, 'DELETE', `/admin/webhook-endpoints/${endpoint}`, {});
 
     // 2. Latency at a fixed rate through the ingress.
-    await createEndpoint(port, `${receiverUrl}/fast`, ['shop.order.*']);
+    const fastId = await createEndpoint(port, `${receiverUrl}/fast`, ['shop.order.*']);
     const quiet = await latencyRun(db, port, secret, () => receipts('/fast'));
+    const quietSplit = await whereTheTimeWent(db, fastId, quiet.since);
     // 3. The same with an endpoint answering in 5 s beside it.
     const slow = await createEndpoint(port, `${receiverUrl}/slow`, ['shop.order.*']);
     const beside = await latencyRun(db, port, secret, () => receipts('/fast'));
+    const besideSplit = await whereTheTimeWent(db, fastId, beside.since);
     const change = (beside.p99 - quiet.p99) / quiet.p99;
     // 4. The same beside eight endpoints answering in 5 s, each at the default cap.
     await adminCall(port, 'DELETE', `/admin/webhook-endpoints/${slow}`, {});
     for (let i = 0; i < SLOW_ENDPOINTS; i++)
       await createEndpoint(port, `${receiverUrl}/slow/${i}`, ['shop.order.*'], { maxInFlight: DEFAULT_CAP });
     const crowded = await latencyRun(db, port, secret, () => receipts('/fast'));
+    const crowdedSplit = await whereTheTimeWent(db, fastId, crowded.since);
     const crowdedRatio = crowded.p99 / quiet.p99;
 
     console.log(
@@ -146,6 +149,9 @@ async function main(): Promise<void> {
         `| accepted → delivered at ${RATE} events/s | p50 ${ms(quiet.p50)}, p99 ${ms(quiet.p99)}, max ${ms(quiet.max)} |`,
         `| the same beside an endpoint answering in 5 s | p50 ${ms(beside.p50)}, p99 ${ms(beside.p99)}, max ${ms(beside.max)} |`,
         `| the same beside ${SLOW_ENDPOINTS} endpoints answering in 5 s, maxInFlight ${DEFAULT_CAP} each | p50 ${ms(crowded.p50)}, p99 ${ms(crowded.p99)}, max ${ms(crowded.max)} |`,
+        `| where the fast endpoint's time went (p50 / p99), alone | ${quietSplit} |`,
+        `| the same, beside one slow endpoint | ${besideSplit} |`,
+        `| the same, beside ${SLOW_ENDPOINTS} slow endpoints | ${crowdedSplit} |`,
         '',
         `goals: ≥ 2,000 deliveries/s ${hookrailRate >= 2000 ? 'met' : 'missed'}, ≥ 0.5× the bare client ${hookrailRate >= bare / 2 ? 'met' : 'missed'}, ` +
           `p99 ≤ 100 ms ${quiet.p99 <= 100 ? 'met' : 'missed'}, slow endpoint changes p99 by ${(change * 100).toFixed(1)} % ` +
@@ -290,7 +296,30 @@ async function latencyRun(db: Client, port: number, secret: string, read: () => 
     accepted,
     120_000,
   );
-  return summary(fast.map(([id, at]) => at - receivedAt.get(id)!));
+  return { ...summary(fast.map(([id, at]) => at - receivedAt.get(id)!)), since: started };
+}
+
+/**
+ * For the fast endpoint's deliveries of one phase, p50 / p99 of the two waits before its receiver sees them:
+ * accepted → delivery row written by the fan-out, and delivery row → its first attempt started (the claim).
+ */
+async function whereTheTimeWent(db: Client, endpointId: string, since: Date): Promise<string> {
+  const { rows } = await db.query<Record<string, number>>(
+    `WITH waits AS (
+       SELECT extract(epoch FROM d.created_at - e.received_at) * 1000 AS fan_out,
+              extract(epoch FROM (SELECT min(a.started_at) FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id)
+                                 - d.created_at) * 1000 AS claim
+         FROM webhook_deliveries d JOIN inbound_events e ON e.id::text = d.event_id
+        WHERE d.endpoint_id = $1 AND e.received_at >= $2)
+     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY fan_out) AS f50,
+            percentile_cont(0.99) WITHIN GROUP (ORDER BY fan_out) AS f99,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY claim) AS c50,
+            percentile_cont(0.99) WITHIN GROUP (ORDER BY claim) AS c99
+       FROM waits`,
+    [endpointId, since],
+  );
+  const [w] = rows;
+  return `fan-out ${ms(w.f50)} / ${ms(w.f99)}, claim ${ms(w.c50)} / ${ms(w.c99)}`;
 }
 
 main().catch((error: Error) => {
