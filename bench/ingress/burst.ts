@@ -18,12 +18,19 @@ export interface BurstResult {
   elapsedMs: number;
 }
 
-/** No cap on sockets: "2,000 at once" means 2,000 requests open at the same moment. */
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+/**
+ * At most 2,000 senders at once: "2,000 at once" means 2,000 requests open at the same moment, and in the overload a
+ * request waits here for a free socket, as a sender's own queue would, instead of this process opening tens of
+ * thousands of connections, running out of ports and descriptors, and counting its own failures as the ingress's.
+ */
+export const MAX_SENDERS = 2_000;
+const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SENDERS });
 
+/** An answer's latency runs from its due time, or from when its request got a socket if that was later. */
 function sendDetailed(port: number, request: LoadRequest, dueAt: number): Promise<BurstAnswer> {
   const senderId = request.headers['webhook-id'];
   return new Promise((resolve) => {
+    let sentAt = dueAt;
     const req = http.request(
       { host: '127.0.0.1', port, method: 'POST', path: request.path, headers: request.headers, agent },
       (res) => {
@@ -35,7 +42,7 @@ function sendDetailed(port: number, request: LoadRequest, dueAt: number): Promis
           const body = status >= 400 && text ? (JSON.parse(text) as Record<string, unknown>) : {};
           resolve({
             status,
-            latencyMs: performance.now() - dueAt,
+            latencyMs: performance.now() - sentAt,
             retryAfter: res.headers['retry-after'] !== undefined,
             error: body.error as string | undefined,
             reason: body.reason as string | undefined,
@@ -45,7 +52,8 @@ function sendDetailed(port: number, request: LoadRequest, dueAt: number): Promis
         });
       },
     );
-    req.on('error', () => resolve({ status: 0, latencyMs: performance.now() - dueAt, retryAfter: false, senderId }));
+    req.on('socket', () => (sentAt = Math.max(dueAt, performance.now())));
+    req.on('error', () => resolve({ status: 0, latencyMs: performance.now() - sentAt, retryAfter: false, senderId }));
     req.end(request.body);
   });
 }

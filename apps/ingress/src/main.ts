@@ -5,6 +5,8 @@ import { LOGGER, Logger } from '@app/logger';
 import { loadIngressConfig } from './config/load-ingress-config';
 import { createIngressApp } from './ingress.app';
 
+const LISTEN_BACKLOG = 4_096;
+
 bootstrap('ingress', async () => {
   const config = loadIngressConfig();
   // A stop during start-up waits for the start to end, then stops the ingress gracefully.
@@ -12,7 +14,9 @@ bootstrap('ingress', async () => {
   const starting = (async () => {
     const app = await createIngressApp(config);
     logger = app.get<Logger>(LOGGER);
-    await app.listen(config.PORT, '0.0.0.0');
+    // A burst of new connections waits in the kernel's accept queue, not in SYN retransmits of a second and more:
+    // Node's default of 511 drops the rest of 2,000 senders connecting at once (Linux caps it at somaxconn).
+    await app.listen({ port: config.PORT, host: '0.0.0.0', backlog: LISTEN_BACKLOG });
     return app;
   })();
   closeOnSignals({ close: async () => (await starting).close() }, (message) =>
