@@ -3,7 +3,6 @@ import { createKafka } from '@app/kafka';
 import { Admin, Partitioners, Producer } from 'kafkajs';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { CLI_ENTITIES } from './cli.entities';
 import { kafkaConnectError, postgresConnectError } from './cli-errors';
 import { CliEnv } from './config/cli.env';
 
@@ -57,6 +56,8 @@ export class CliContext {
   async database(): Promise<DataSource> {
     if (!this.dataSource) {
       this.noteDefaultDatabase();
+      // The entities (and with them TypeORM) load here, not with this file: commands that only read never load them.
+      const { CLI_ENTITIES } = await import('./cli.entities');
       this.dataSource = await connect({
         url: this.env.DATABASE_URL,
         applicationName: 'hookrail-cli',
