@@ -169,6 +169,8 @@ export const ALLOWED: readonly Allowance[] = [
     ['bench/soak/soak-stats.ts', 'inbound_events'],
     ['bench/soak/soak-stats.ts', 'processed_events'],
     ['bench/webhooks/webhooks.bench.ts', 'inbound_events'],
+    ['bench/webhooks/webhooks.bench.ts', 'webhook_deliveries'],
+    ['bench/webhooks/webhooks.bench.ts', 'webhook_delivery_attempts'],
   ].map(([file, table]): Allowance => ({ kind: 'benchmark', file, table, access: 'read', because: MEASURES })),
   {
     kind: 'benchmark',
