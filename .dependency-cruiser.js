@@ -1,16 +1,20 @@
 /**
  * Import rules (`npm run lint:deps`, part of `npm test`): every arrow points one way. Apps import libraries, never
  * each other; libraries never import apps; a library is imported through its index (`@app/<lib>`), so its files
- * can move without breaking anyone, and its TypeORM entities through their own (`@app/<lib>/entities`), so that a
- * process without TypeORM (the relay) can use the library; no import cycles; production code never imports test
- * support.
+ * can move without breaking anyone; its TypeORM entities through their own (`@app/<lib>/entities`), so that a
+ * process without TypeORM (the relay) can use the library; a few libraries' light part through `@app/<lib>/light`,
+ * so that the CLI starts without NestJS; no import cycles; production code never imports test support.
  */
 const APP = '^apps/([^/]+)/';
 const LIB = '^libs/([^/]+)/';
 /** Test files and the fixtures beside them; `libs/testing` is the shared fixture library (`@app/testing`). */
 const TEST_SUPPORT = ['\\.(spec|int-spec|e2e-spec)\\.ts$', '/testing/', '^libs/testing/'];
-/** Any file of a library but its two entries: its index and its entities' index. */
-const LIB_INTERNALS = '^libs/[^/]+/src/(?!index\\.ts$|entities/index\\.ts$)';
+/**
+ * Any file of a library but its entries: its index, its entities' index and, in some libraries, its light entry
+ * (`@app/<lib>/light`, `src/light.ts`): the part a process that must start fast (the CLI) uses, without NestJS,
+ * metrics, Kafka consumers or the event catalogue; the index re-exports it.
+ */
+const LIB_INTERNALS = '^libs/[^/]+/src/(?!index\\.ts$|entities/index\\.ts$|light\\.ts$)';
 
 module.exports = {
   forbidden: [

@@ -1,5 +1,4 @@
-import { CatalogInput, CompatibilityMode, DEFAULT_COMPATIBILITY } from '@app/contracts';
-import { DEAD_LETTER_STORE_GROUP } from '@app/dead-letters';
+import { CatalogInput, CompatibilityMode, DEAD_LETTER_STORE_GROUP, DEFAULT_COMPATIBILITY } from '@app/contracts';
 import path from 'node:path';
 import { version } from '../../package.json';
 import { describeConsumerGroups } from '../../apps/consumers/src/consumer-groups.catalog';

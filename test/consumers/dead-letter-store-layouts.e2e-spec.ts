@@ -1,6 +1,6 @@
 import { Closable } from '@app/config';
-import { CONSUMER_GROUPS } from '@app/contracts';
-import { DEAD_LETTER_STORE_GROUP, startDeadLetterStore } from '@app/dead-letters';
+import { CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP } from '@app/contracts';
+import { startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
 import { deleteTopics, orderEvent, produce, TestProcesses, TEST_BROKERS, waitFor } from '@app/testing';
 import { ConsumersTestBed } from '../../apps/consumers/src/testing/consumers-fixtures';

@@ -1,6 +1,5 @@
-import { clientRows, connect, createPool, databaseName, QueryRows } from '@app/db';
-import { createKafka } from '@app/kafka';
-import { Admin, Partitioners, Producer } from 'kafkajs';
+import { clientRows, connect, createPool, databaseName, QueryRows } from '@app/db/light';
+import type { Admin, Producer } from 'kafkajs';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { kafkaConnectError, postgresConnectError } from './cli-errors';
@@ -72,6 +71,8 @@ export class CliContext {
 
   async kafkaAdmin(): Promise<Admin> {
     if (!this.admin) {
+      // kafkajs loads here, not with this file: commands that only reach the database never load it.
+      const { createKafka } = await import('@app/kafka');
       const admin = createKafka('hookrail-cli', this.env.KAFKA_BROKERS, undefined, { retry: KAFKA_RETRY }).admin();
       await admin.connect().catch((error: unknown) => {
         throw kafkaConnectError(error, this.env.KAFKA_BROKERS);
@@ -83,6 +84,7 @@ export class CliContext {
 
   async kafkaProducer(): Promise<Producer> {
     if (!this.producer) {
+      const [{ createKafka }, { Partitioners }] = await Promise.all([import('@app/kafka'), import('kafkajs')]);
       const producer = createKafka('hookrail-cli', this.env.KAFKA_BROKERS, undefined, { retry: KAFKA_RETRY }).producer({
         idempotent: true,
         maxInFlightRequests: 1,

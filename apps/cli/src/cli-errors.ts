@@ -1,6 +1,6 @@
 import { ConfigError } from '@app/config';
-import { databaseName } from '@app/db';
-import { errorMessage } from '@app/logger';
+import { databaseName } from '@app/db/light';
+import { errorMessage } from '@app/logger/light';
 
 /** A command line the CLI cannot run as written: an unknown command, a missing or malformed argument (exit 2). */
 export class UsageError extends Error {

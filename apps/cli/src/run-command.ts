@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, developmentEnvFile, findRepoRoot, loadConfig, withDevelopmentEnv } from '@app/config';
-import { DEFAULT_DATABASE_URL } from '@app/db';
-import { errorMessage } from '@app/logger';
+import { DEFAULT_DATABASE_URL } from '@app/db/light';
+import { errorMessage } from '@app/logger/light';
 import { CliContext } from './cli-context';
 import { CommandRefusedError, UnreachableError, UsageError } from './cli-errors';
 import { CliEnv } from './config/cli.env';
@@ -99,7 +99,7 @@ export async function runCommand(
         await import('./commands/sources.command')
       ).sourcesCommand(ctx, action, rest, { json: values.json, limit: values.limit });
     } else if (command === 'lag') {
-      await (await import('./commands/ops.command')).lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
+      await (await import('./commands/lag.command')).lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
     } else if (command === 'breakers') {
       await (await import('./commands/ops.command')).breakersCommand(ctx, { json: values.json, all: values.all });
     } else if (command === 'jobs') {

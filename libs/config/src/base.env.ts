@@ -1,4 +1,4 @@
-import { LOG_FORMATS, LogFormat } from '@app/logger';
+import { LOG_FORMATS, LogFormat } from '@app/logger/light';
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsIn, IsNotEmpty, IsString, Matches } from 'class-validator';
 

@@ -1,6 +1,6 @@
+export * from './light';
 export * from './backoff';
 export * from './breaker/dependency-breaker';
-export * from './breaker/dependency-breakers.repository';
 export * from './breaker/group-breakers';
 export * from './classify-error';
 export * from './consumer-event-status.repository';
@@ -16,7 +16,4 @@ export * from './nest/rethrow-errors.filter';
 export * from './steps/dead-letter.middleware';
 export * from './steps/parse-and-validate.middleware';
 export * from './steps/retry.middleware';
-export * from './owners/consumer-group-owners.repository';
-export * from './consumer-states';
-export * from './lag/consumer-lag.reader';
 export * from './lag/consumer-lag.metrics';

@@ -29,6 +29,12 @@ export const CONSUMER_GROUPS = [
 ] as const;
 export type ConsumerGroupName = (typeof CONSUMER_GROUPS)[number];
 
+/**
+ * The dead-letter store's own consumer group (libs/dead-letters), namespaced like every group: it reads every group's
+ * `<group>.dlt`.
+ */
+export const DEAD_LETTER_STORE_GROUP = 'hookrail-dlq-store';
+
 /** Dead letters of group `g` go to `g.dlt`. */
 export const dltTopic = (group: string): string => `${group}.dlt`;
 /** Replays for group `g` arrive on `g.replay`, which only `g` consumes. */

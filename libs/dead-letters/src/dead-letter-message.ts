@@ -1,4 +1,4 @@
-import { CE_HEADERS, HOOKRAIL_HEADERS } from '@app/contracts';
+import { CE_HEADERS, HOOKRAIL_HEADERS } from '@app/contracts/light';
 import { IHeaders, KafkaMessage } from 'kafkajs';
 
 /** A dead letter as read from `<group>.dlt`: the original message plus where it came from and why it died. */

@@ -1,4 +1,3 @@
-export * from './logger';
+export * from './light';
 export * from './nest-logger';
 export * from './logger.module';
-export * from './error-message';

@@ -1,4 +1,4 @@
-export * from './config/outbound-webhooks.env';
+export * from './light';
 export * from './deliveries/delivery-log.repository';
 export * from './dtos/delivery.dto';
 export * from './dtos/endpoint.dto';

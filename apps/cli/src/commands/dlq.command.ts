@@ -1,5 +1,5 @@
-import { managerRows } from '@app/db';
-import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
+import { managerRows } from '@app/db/light';
+import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime/light';
 import {
   DeadLetterFilter,
   DeadLettersRepository,
@@ -7,7 +7,7 @@ import {
   parseFilter,
   purgeDeadLetters,
   replayDeadLetters,
-} from '@app/dead-letters';
+} from '@app/dead-letters/light';
 import os from 'node:os';
 import { CliContext } from '../cli-context';
 import { CommandRefusedError, UsageError } from '../cli-errors';

@@ -1,4 +1,4 @@
-import { managerRows } from '@app/db';
+import { managerRows } from '@app/db/light';
 import { describeInterval, JobScheduleRepository, JobStatus } from '@app/jobs';
 import { CliContext } from '../cli-context';
 import { CommandRefusedError, UsageError } from '../cli-errors';

@@ -1,5 +1,5 @@
-import { ConsumerGroupOwnersRepository, ConsumerLagReader, listBreakers } from '@app/consumer-runtime';
-import { managerRows } from '@app/db';
+import { listBreakers } from '@app/consumer-runtime/light';
+import { managerRows } from '@app/db/light';
 import { OutboxRepository } from '@app/outbox';
 import { CliContext } from '../cli-context';
 import { formatFields, formatTable } from '../output/table';
@@ -13,34 +13,6 @@ export async function outboxBacklogCommand(ctx: CliContext, options: { json: boo
   );
   if (backlog.byTopic.length)
     ctx.out(`\n${formatTable(backlog.byTopic, ['topic', 'unpublished', 'oldestAgeSeconds'])}`);
-}
-
-/**
- * `hookrail lag`: per consumer group, topic and partition, every partition counted (one the group never committed on
- * from the start of its log); the project's groups, those a consumers process registered and the dead-letter store
- * by default; with how each group works through its partitions (`batch`, or `key`: records of different keys at
- * once), as its process registered it (`–` when the database does not answer or the group never started).
- */
-export async function lagCommand(ctx: CliContext, options: { json: boolean; groups: string[] }): Promise<void> {
-  const reader = new ConsumerLagReader({
-    admin: () => ctx.kafkaAdmin(),
-    database: () => ctx.rows(),
-    namespace: ctx.env.KAFKA_NAMESPACE,
-  });
-  const [lag, owners] = await Promise.all([
-    reader.measure(options.groups.map((group) => ctx.namespaced(group))),
-    ctx
-      .rows()
-      .then((rows) => new ConsumerGroupOwnersRepository(rows).list())
-      .catch(() => []),
-  ]);
-  const concurrency = new Map(owners.map((owner) => [ctx.namespaced(owner.group), owner.concurrency]));
-  const rows = lag.map((row) => ({ ...row, worksBy: concurrency.get(row.groupId) ?? '–' }));
-  ctx.out(
-    options.json
-      ? JSON.stringify(rows, null, 2)
-      : formatTable(rows, ['groupId', 'worksBy', 'topic', 'partition', 'committed', 'end', 'lag']),
-  );
 }
 
 /**

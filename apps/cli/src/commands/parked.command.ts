@@ -4,7 +4,7 @@ import {
   ParkedKeySummary,
   purgeParkedKey,
   PurgeParkedKeyResult,
-} from '@app/dead-letters';
+} from '@app/dead-letters/light';
 import { CliContext } from '../cli-context';
 import { UsageError } from '../cli-errors';
 import { formatTable } from '../output/table';

@@ -1,5 +1,5 @@
-import { DEFAULT_DATABASE_URL } from '@app/db';
-import { OutboundWebhooksEnv } from '@app/webhooks';
+import { DEFAULT_DATABASE_URL } from '@app/db/light';
+import { OutboundWebhooksEnv } from '@app/webhooks/light';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 /** The CLI's configuration: the same variables as the apps it inspects (the SSRF rules from OutboundWebhooksEnv). */

@@ -1,7 +1,6 @@
-import { CONSUMER_GROUPS, dltTopic, replayTopic } from '@app/contracts';
-import { DEAD_LETTER_STORE_GROUP } from '@app/dead-letters';
-import { QueryRows } from '@app/db';
-import { findConsumerLag, LagTarget, PartitionLag } from '@app/kafka';
+import { CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP, dltTopic, replayTopic } from '@app/contracts/light';
+import { QueryRows } from '@app/db/light';
+import type { LagTarget, PartitionLag } from '@app/kafka';
 import { Admin } from 'kafkajs';
 import { ConsumerGroupOwnersRepository } from '../owners/consumer-group-owners.repository';
 
@@ -52,6 +51,8 @@ export class ConsumerLagReader {
       groupId,
       topics: declared.get(groupId) ?? [],
     }));
+    // kafkajs loads when lag is first measured, not with the light entry: the CLI's dead-letter commands never need it.
+    const { findConsumerLag } = await import('@app/kafka');
     const rows = await findConsumerLag(await this.options.admin(), targets);
     const { namespace } = this.options;
     return rows.map((row) => ({

@@ -1,4 +1,4 @@
-import { QueryRows } from '@app/db';
+import { QueryRows } from '@app/db/light';
 import { Concurrency } from '../consumer-states';
 
 /** The team that answers for a group's dead letters and alerts. */

@@ -1,4 +1,4 @@
-import { preparedQuery } from '@app/db';
+import { preparedQuery } from '@app/db/light';
 import { DataSource, EntityManager } from 'typeorm';
 
 type Queryable = DataSource | EntityManager;

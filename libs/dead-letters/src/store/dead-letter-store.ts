@@ -1,3 +1,4 @@
+import { DEAD_LETTER_STORE_GROUP } from '@app/contracts';
 import { JobSchedule } from '@app/jobs';
 import { SUBSCRIPTION_AWARE_ASSIGNERS } from '@app/kafka';
 import { errorMessage } from '@app/logger';
@@ -6,9 +7,6 @@ import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DltSource, parseDeadLetter } from '../dead-letter-message';
 import { DeadLettersRepository } from '../dead-letters.repository';
-
-/** The store's own Kafka consumer group (namespaced like every group). */
-export const DEAD_LETTER_STORE_GROUP = 'hookrail-dlq-store';
 
 export interface DeadLetterTopics {
   /** The consumer group whose dead letters these are. */

@@ -1,5 +1,5 @@
 import { Closable } from '@app/config';
-import { dltTopic, replayTopic } from '@app/contracts';
+import { DEAD_LETTER_STORE_GROUP, dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
 import { scheduleJob } from '@app/jobs';
 import { JobHeartbeatEntity } from '@app/jobs/entities';
@@ -7,7 +7,7 @@ import { createKafka, ensureTopics } from '@app/kafka';
 import { Logger } from 'pino';
 import { DeadLetterEntity } from '../entities/dead-letter.entity';
 import { DEAD_LETTER_RETENTION_JOB, pruneDeadLetters } from '../retention/dead-letter-retention';
-import { DEAD_LETTER_STORE_GROUP, DeadLetterStore } from './dead-letter-store';
+import { DeadLetterStore } from './dead-letter-store';
 
 export interface DeadLetterStoreSettings {
   databaseUrl: string;
