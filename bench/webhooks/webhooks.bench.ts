@@ -7,7 +7,7 @@
 //     receiver's clock; the same machine).
 //  3. The same with one more endpoint that answers in 5 s: the fast endpoint's p99 must move by less than 10 %.
 //  4. The same beside eight endpoints answering in 5 s (that one deleted), each at the default in-flight cap of 8
-//     (`maxInFlight`), which with the default 64 workers could hold the whole pool: every event goes to all nine, so
+//     (`maxInFlight`), which with 64 workers (BENCH_WORKERS=64) could hold the whole pool: every event goes to all nine, so
 //     the slow ones stay busy the whole run; the fast endpoint's p99 must stay within 2× of its figure in 2.
 import 'reflect-metadata';
 import { CloudEvent, dltTopic, replayTopic, TOPICS, toKafkaRecord } from '@app/contracts';
@@ -25,7 +25,8 @@ import { ms, summary } from '../lib/stats';
 
 const EVENTS = Number(process.env.BENCH_EVENTS || 5_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS || 4);
-const WORKERS = Number(process.env.BENCH_WORKERS || 64);
+/** OUTBOUND_WEBHOOKS_WORKERS's default. */
+const WORKERS = Number(process.env.BENCH_WORKERS || 256);
 const RATE = Number(process.env.BENCH_RATE || 200);
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const SLOW_ENDPOINTS = 8;

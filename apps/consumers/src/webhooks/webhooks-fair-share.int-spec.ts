@@ -20,9 +20,10 @@ describe('outbound webhooks: slow endpoints hold their share of the workers, nev
     bed = await ConsumersTestBed.start('webhooks-fair-share', 'webhooks');
     receiver = await WebhookReceiver.start();
     receiver.respond((request) => (request.path.startsWith('/slow') ? { delayMs: SLOW_MS } : { status: 200 }));
-    // The default pool (64 workers) and per-endpoint cap (8): eight slow endpoints could take every worker.
+    // A pool of 64 workers and the default per-endpoint cap (8): eight slow endpoints could take every worker.
     consumers = await bed.startConsumers(
       webhooksEnv({
+        OUTBOUND_WEBHOOKS_WORKERS: '64',
         OUTBOUND_WEBHOOKS_TIMEOUT_MS: String(2 * SLOW_MS),
         OUTBOUND_WEBHOOKS_LEASE_MS: String(3 * SLOW_MS),
       }),

@@ -43,13 +43,15 @@ export class WebhookDeliveryEnv extends OutboundWebhooksEnv {
 
   /**
    * Deliveries this process sends at the same time, over all endpoints; an endpoint holds at most workers / (busy
-   * endpoints + 1) of them, so one slow receiver cannot take them all. 0 runs no delivery workers here.
+   * endpoints + 1) of them, so one slow receiver cannot take them all. A worker is a request in flight, not a thread:
+   * 256 lets 31 endpoints at the default cap be slow at once before any endpoint is held to its share. 0 runs no
+   * delivery workers here.
    */
   @Type(() => Number)
   @IsInt()
   @Min(0)
   @Max(4096)
-  OUTBOUND_WEBHOOKS_WORKERS = 64;
+  OUTBOUND_WEBHOOKS_WORKERS = 256;
 
   /** Deliveries in flight to one endpoint at once (an endpoint's `maxInFlight` overrides it). */
   @Type(() => Number)
