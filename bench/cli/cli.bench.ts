@@ -7,8 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Client } from 'pg';
-import { freshDatabase, root, serverUrl } from '../lib/ingress-fixtures';
+import { dropDatabase, freshDatabase, root } from '../lib/ingress-fixtures';
 import { percentile } from '../lib/stats';
 
 const RUNS = Number(process.env.BENCH_CLI_RUNS || 5);
@@ -50,10 +49,7 @@ async function main(): Promise<void> {
     console.log(`bench:cli on ${os.cpus().length} cores, ${RUNS} runs each (median, slowest)\n`);
     console.log(['| command | median | slowest | goal (median) |', '|---|---|---|---|', ...rows].join('\n'));
   } finally {
-    const admin = new Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await dropDatabase(name);
   }
 }
 

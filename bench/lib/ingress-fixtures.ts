@@ -9,12 +9,20 @@ import { LoadRequest } from './http-load';
 export const root = path.resolve(__dirname, '../..');
 export const serverUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** Drops and recreates a benchmark database, migrated. */
-export async function freshDatabase(name: string): Promise<string> {
+/** Drops a benchmark database, if it exists. */
+export async function dropDatabase(name: string): Promise<void> {
   const admin = new Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Drops and recreates a benchmark database, migrated. */
+export async function freshDatabase(name: string): Promise<string> {
+  await dropDatabase(name);
   const url = withDatabase(serverUrl, name);
   await createDatabaseIfAbsent(url);
   await migrate(url);

@@ -305,22 +305,17 @@ async function latencyRun(db: Client, port: number, secret: string, read: () => 
  * accepted → delivery row written by the fan-out, and delivery row → its first attempt started (the claim).
  */
 async function whereTheTimeWent(db: Client, endpointId: string, since: Date): Promise<string> {
-  const { rows } = await db.query<Record<string, number>>(
-    `WITH waits AS (
-       SELECT extract(epoch FROM d.created_at - e.received_at) * 1000 AS fan_out,
-              extract(epoch FROM (SELECT min(a.started_at) FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id)
-                                 - d.created_at) * 1000 AS claim
-         FROM webhook_deliveries d JOIN inbound_events e ON e.id::text = d.event_id
-        WHERE d.endpoint_id = $1 AND e.received_at >= $2)
-     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY fan_out) AS f50,
-            percentile_cont(0.99) WITHIN GROUP (ORDER BY fan_out) AS f99,
-            percentile_cont(0.5) WITHIN GROUP (ORDER BY claim) AS c50,
-            percentile_cont(0.99) WITHIN GROUP (ORDER BY claim) AS c99
-       FROM waits`,
+  const { rows } = await db.query<{ fan_out: number; claim: number }>(
+    `SELECT extract(epoch FROM d.created_at - e.received_at) * 1000 AS fan_out,
+            extract(epoch FROM (SELECT min(a.started_at) FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id)
+                               - d.created_at) * 1000 AS claim
+       FROM webhook_deliveries d JOIN inbound_events e ON e.id::text = d.event_id
+      WHERE d.endpoint_id = $1 AND e.received_at >= $2`,
     [endpointId, since],
   );
-  const [w] = rows;
-  return `fan-out ${ms(w.f50)} / ${ms(w.f99)}, claim ${ms(w.c50)} / ${ms(w.c99)}`;
+  const fanOut = summary(rows.map((row) => Number(row.fan_out)));
+  const claim = summary(rows.map((row) => Number(row.claim)));
+  return `fan-out ${ms(fanOut.p50)} / ${ms(fanOut.p99)}, claim ${ms(claim.p50)} / ${ms(claim.p99)}`;
 }
 
 main().catch((error: Error) => {

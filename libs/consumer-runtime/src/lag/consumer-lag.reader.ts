@@ -11,7 +11,6 @@ export interface GroupPartitionLag extends PartitionLag {
 
 export interface ConsumerLagReaderOptions {
   admin: () => Promise<Admin>;
-  /** Where each group's process registered the topics it reads (consumer_group_owners). */
   /** Statements on the database where groups register (consumer_group_owners). */
   database: () => Promise<QueryRows>;
   /** KAFKA_NAMESPACE, as the consumers were started with. */
