@@ -15,7 +15,8 @@ describe('findConsumerLag counts every partition, committed or not', () => {
     topic = await createTestTopic('lag', PARTITIONS);
     admin = kafka.admin();
     await admin.connect();
-    const producer = kafka.producer();
+    // Idempotent: a send retried on a slow broker must not write the messages twice (the ends are asserted).
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     await producer.send({
       topic,

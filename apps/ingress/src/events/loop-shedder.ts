@@ -2,6 +2,8 @@ import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 
 /** How often the shed fraction is adjusted, in milliseconds. */
 const WINDOW_MS = 100;
+/** Deliveries in one window below which a late loop is not theirs (100 a second). */
+const MIN_ARRIVALS = 10;
 
 /**
  * Sheds a fraction of new deliveries while this process's event loop is late, the sign that it takes requests in
@@ -10,9 +12,9 @@ const WINDOW_MS = 100;
  * `targetDelayMs`, and falls by a fiftieth otherwise (additive increase and decrease, after the adaptive limits of
  * Netflix's concurrency-limits and Envoy's adaptive concurrency filter), so that what is taken stays near what the
  * process can commit in time, and the shed ones get a fast 503 that costs no body read nor signature check.
- * A window in which no delivery arrived never raises the fraction: a loop made late by the app's own start, a
- * collection or a job is not deliveries arriving faster than they are answered, and the first deliveries after a
- * start must not be shed for it.
+ * A window in which fewer than ten deliveries arrived never raises the fraction: a loop made late by the app's own
+ * start, a collection, a job or a neighbour on the CPU is not deliveries arriving faster than they are answered, and
+ * the few deliveries of such a moment must not be shed for it.
  */
 export class LoopShedder {
   private fraction = 0;
@@ -45,7 +47,7 @@ export class LoopShedder {
   adjust(worstDelayMs: number, arrivals: number): void {
     this.delays.reset();
     this.arrivals = 0;
-    const late = worstDelayMs > this.targetDelayMs && arrivals > 0;
+    const late = worstDelayMs > this.targetDelayMs && arrivals >= MIN_ARRIVALS;
     this.fraction = late ? Math.min(0.95, this.fraction + 0.1) : Math.max(0, this.fraction - 0.02);
   }
 
