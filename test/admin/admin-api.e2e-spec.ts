@@ -40,7 +40,7 @@ describe('/admin API (real ingress, Kafka and Postgres)', () => {
 
   const state = async () => ({
     deadLetters: await dataSource.query(`SELECT id, status, replay_count, updated_at FROM dead_letters ORDER BY id`),
-    audit: await dataSource.query(`SELECT id FROM dead_letter_audit ORDER BY id`),
+    audit: await dataSource.query(`SELECT id FROM operator_audit WHERE subject_type = 'dead-letters' ORDER BY id`),
     replayed: await scenario.endOffset(scenario.failing.replayTopic),
   });
 

@@ -78,7 +78,7 @@ describe('operator console in headless Chromium', () => {
     }
     expect(await scenario.effects(scenario.failing.group)).toEqual([event.id]);
     const [audit] = await dataSource.query(
-      `SELECT actor, action, count, dead_letter_ids FROM dead_letter_audit ORDER BY id DESC LIMIT 1`,
+      `SELECT actor, action, count, affected_ids AS dead_letter_ids FROM operator_audit WHERE subject_type = 'dead-letters' ORDER BY id DESC LIMIT 1`,
     );
     expect(audit).toEqual({ actor: 'admin:grace', action: 'replay', count: 1, dead_letter_ids: [id] });
   });

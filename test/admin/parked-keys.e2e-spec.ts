@@ -135,7 +135,7 @@ describe('parked keys through the ingress: GET /events/:id, /admin/parked-keys a
     expect(purged.body.purged).toContain(head.id);
     expect((await call('GET', `/admin/parked-keys?group=${scenario.group}`)).body.items).toEqual([]);
     const [audit] = await dataSource.query(
-      `SELECT actor, action, filter, count FROM dead_letter_audit ORDER BY id DESC LIMIT 1`,
+      `SELECT actor, action, details AS filter, count FROM operator_audit WHERE subject_type = 'dead-letters' ORDER BY id DESC LIMIT 1`,
     );
     expect(audit).toEqual({
       actor: 'admin:ada',

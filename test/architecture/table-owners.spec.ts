@@ -14,11 +14,15 @@ const SCANNED = ['apps', 'libs', 'scripts', 'bench'];
  */
 const EXEMPT = [/^libs\/db\/src\/migrations\//, /\.(spec|int-spec|e2e-spec)\.ts$/, /\/testing\//, /^libs\/testing\//];
 
-const MIGRATION_TABLES = new Set(
-  sourceFiles(root, ['libs/db/src/migrations']).flatMap((file) =>
-    [...read(file).matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_][a-z0-9_]*)"?/g)].map((match) => match[1]),
-  ),
-);
+/** The tables the migrations leave: each `up` in order, its CREATE TABLEs added and its DROP TABLEs removed. */
+const MIGRATION_TABLES = new Set<string>();
+for (const file of sourceFiles(root, ['libs/db/src/migrations']).sort()) {
+  const up = read(file).split(/async down\(/)[0];
+  for (const [, verb, table] of up.matchAll(/(CREATE|DROP) TABLE (?:IF (?:NOT )?EXISTS )?"?([a-z_][a-z0-9_]*)"?/g)) {
+    if (verb === 'CREATE') MIGRATION_TABLES.add(table);
+    else MIGRATION_TABLES.delete(table);
+  }
+}
 const ENTITIES = new Map(
   sourceFiles(root, ['apps', 'libs'])
     .filter((file) => file.endsWith('.entity.ts'))

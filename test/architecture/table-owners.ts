@@ -41,7 +41,6 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
       'src/parking/parked-keys.repository.ts',
     ],
   },
-  dead_letter_audit: { package: 'libs/dead-letters', files: ['src/dead-letter-audit.repository.ts'] },
   parked_keys: { package: 'libs/dead-letters', files: ['src/parking/parked-keys.repository.ts'] },
   operator_audit: { package: 'libs/audit', files: ['src/operator-audit.repository.ts'] },
   ops_samples: { package: 'apps/ingress', files: ['src/admin/charts/ops-samples.repository.ts'] },

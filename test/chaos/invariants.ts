@@ -129,7 +129,7 @@ export async function ingressInvariants(db: Client, run: RunRecord): Promise<Inv
   const sentTypes = [...new Set([...run.offered.values()].map((event) => event.type))];
   const outbox = await db.query<{ event_id: string; rows: number; published: number; parked: number }>(
     `SELECT event_id::text, count(*)::int AS rows, count(published_at)::int AS published,
-            count(failed_at)::int AS parked
+            count(parked_at)::int AS parked
        FROM outbox WHERE headers->>'ce_type' = ANY($1) GROUP BY event_id`,
     [sentTypes],
   );

@@ -81,7 +81,9 @@ describe('hookrail CLI on real Kafka and Postgres', () => {
 
     const purge = JSON.parse((await hookrail('dlq', 'purge', second.id, '--as', 'lin', '--json')).stdout);
     expect(purge).toMatchObject({ dryRun: false, matched: 1, purged: [second.id] });
-    const audit = await dataSource.query(`SELECT actor, action, count FROM dead_letter_audit ORDER BY id`);
+    const audit = await dataSource.query(
+      `SELECT actor, action, count FROM operator_audit WHERE subject_type = 'dead-letters' ORDER BY id`,
+    );
     expect(audit).toEqual([
       { actor: 'cli:ops-team', action: 'replay', count: 1 },
       { actor: 'cli:lin', action: 'purge', count: 1 },

@@ -34,7 +34,7 @@ describe('GET /events/:id, /readyz and /metrics', () => {
       publishedAt: null,
     });
 
-    await ingress.query(`UPDATE outbox SET failed_at = now(), last_error = 'MESSAGE_TOO_LARGE' WHERE event_id = $1`, [
+    await ingress.query(`UPDATE outbox SET parked_at = now(), last_error = 'MESSAGE_TOO_LARGE' WHERE event_id = $1`, [
       accepted.body.id,
     ]);
     expect(await (await fetch(statusUrl)).json()).toMatchObject({
@@ -42,7 +42,7 @@ describe('GET /events/:id, /readyz and /metrics', () => {
       publishError: 'MESSAGE_TOO_LARGE',
     });
 
-    await ingress.query('UPDATE outbox SET failed_at = NULL, published_at = now() WHERE event_id = $1', [
+    await ingress.query('UPDATE outbox SET parked_at = NULL, published_at = now() WHERE event_id = $1', [
       accepted.body.id,
     ]);
     const after = await (await fetch(statusUrl)).json();

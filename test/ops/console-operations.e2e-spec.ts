@@ -192,7 +192,7 @@ describe('operator console on the running system, in headless Chromium at 1280 p
     await other.waitFor({ state: 'detached' });
     expect(await appliedByLedger(purged.parked)).toBe(0);
     const [audit] = await bed.ingress.query(
-      `SELECT actor, filter FROM dead_letter_audit WHERE action = 'purge' ORDER BY id DESC LIMIT 1`,
+      `SELECT actor, details AS filter FROM operator_audit WHERE subject_type = 'dead-letters' AND action = 'purge' ORDER BY id DESC LIMIT 1`,
     );
     expect(audit).toEqual({
       actor: 'admin:grace',

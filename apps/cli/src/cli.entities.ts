@@ -1,11 +1,10 @@
 import { OperatorAuditEntity } from '@app/audit/entities';
-import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters/entities';
+import { DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters/entities';
 import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks/entities';
 
 /** The tables the operator CLI writes: dead letters it replays or purges, the keys it purges, webhook endpoints it manages, and the audit of both. */
 export const CLI_ENTITIES = [
   DeadLetterEntity,
-  DeadLetterAuditEntity,
   ParkedKeyEntity,
   WebhookEndpointEntity,
   WebhookEndpointSecretEntity,

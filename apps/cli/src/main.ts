@@ -49,8 +49,8 @@ Usage:
 Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T  --until T
          (T: an ISO time or a duration back from now: 30m, 6h, 2d)
 Options: --json (machine-readable output), --help
-Replay and purge work on dead letters in status "dead"; each run is recorded in dead_letter_audit; endpoint changes,
-delivery replays and saga retries and cancels in operator_audit.
+Replay and purge work on dead letters in status "dead". Every change an operator makes (replays, purges, endpoint
+changes, delivery replays, saga retries and cancels) is recorded in operator_audit.
 "dlq list" leaves parked events out (--status parked lists them) and shows the parked keys below the dead letters.
 
 Environment: DATABASE_URL (default: database hookrail on 127.0.0.1, as npm start), KAFKA_BROKERS, KAFKA_NAMESPACE,

@@ -1,4 +1,4 @@
-import { DeadLetterAuditEntity, DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters/entities';
+import { DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters/entities';
 import { OperatorAuditEntity } from '@app/audit/entities';
 import { InboundEventEntity } from '@app/inbound-events/entities';
 import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs/entities';
@@ -22,7 +22,6 @@ export const INGRESS_ENTITIES = [
   WebhookEndpointSecretEntity,
   OperatorAuditEntity,
   DeadLetterEntity,
-  DeadLetterAuditEntity,
   ParkedKeyEntity,
   SourceRejectionEntity,
 ];

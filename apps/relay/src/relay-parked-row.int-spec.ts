@@ -49,20 +49,20 @@ describe('a row the broker rejects for good', () => {
     expect(values(poisoned)).toEqual([0]);
     expect(values(neighbour)).toEqual([0, 1]);
     const [parked] = await bed.dataSource.query(
-      `SELECT failed_at, last_error, attempts FROM outbox WHERE event_id = $1`,
+      `SELECT parked_at, last_error, attempts FROM outbox WHERE event_id = $1`,
       [events[2].id],
     );
-    expect(parked.failed_at).not.toBeNull();
+    expect(parked.parked_at).not.toBeNull();
     expect(parked.last_error).toMatch(/MESSAGE_TOO_LARGE|larger than the max message size/);
-    const [held] = await bed.dataSource.query(`SELECT published_at, failed_at FROM outbox WHERE event_id = $1`, [
+    const [held] = await bed.dataSource.query(`SELECT published_at, parked_at FROM outbox WHERE event_id = $1`, [
       events[3].id,
     ]);
-    expect(held).toEqual({ published_at: null, failed_at: null });
+    expect(held).toEqual({ published_at: null, parked_at: null });
 
     const metrics = await waitFor(
       async () => {
         const text = await (await fetch(metricsUrl)).text();
-        return text.includes('hookrail_outbox_failed_rows 1') && text;
+        return text.includes('hookrail_outbox_parked_rows 1') && text;
       },
       { what: 'the parked row in /metrics' },
     );
@@ -91,7 +91,7 @@ describe('a row the broker rejects for good', () => {
     });
     await admin.disconnect();
 
-    await bed.dataSource.query(`UPDATE outbox SET failed_at = NULL WHERE failed_at IS NOT NULL`);
+    await bed.dataSource.query(`UPDATE outbox SET parked_at = NULL WHERE parked_at IS NOT NULL`);
     await waitFor(() => values('order-poisoned').length === 3, { what: 'the requeued row and the one behind it' });
     expect(values('order-poisoned')).toEqual([0, 1, 2]);
   });

@@ -4,13 +4,7 @@ import { JobHeartbeatRepository } from '@app/jobs';
 import { createTestDatabase, DeadLetterScenario, orderEvent, TestDatabase, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import {
-  DEAD_LETTER_RETENTION_JOB,
-  DeadLetterAuditRepository,
-  pruneDeadLetters,
-  purgeDeadLetters,
-  replayDeadLetters,
-} from '.';
+import { DEAD_LETTER_RETENTION_JOB, DeadLetterAudit, pruneDeadLetters, purgeDeadLetters, replayDeadLetters } from '.';
 
 describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () => {
   let database: TestDatabase;
@@ -39,7 +33,7 @@ describe('dead-letter store, replay and purge (real Kafka, real Postgres)', () =
       `SELECT id, status, replay_count, updated_at FROM dead_letters WHERE id = ANY($1::uuid[]) ORDER BY id`,
       [ids],
     );
-  const audit = () => new DeadLetterAuditRepository(dataSource).recent(100);
+  const audit = () => new DeadLetterAudit(dataSource).recent(100);
 
   it('indexes a dead letter once, also when its DLT message is delivered again', async () => {
     const event = orderEvent('order-redelivered');

@@ -2,7 +2,7 @@
  * The dead letters as operators handle them (`@app/dead-letters/light`): listing, replay, purge and parked keys,
  * without the store's Kafka consumer, the retention job or the metrics, so that the CLI's commands start without them.
  */
-export * from './dead-letter-audit.repository';
+export * from './dead-letter-audit';
 export * from './dead-letter-filter';
 export * from './dead-letter-message';
 export * from './dead-letter-states';

@@ -10,7 +10,7 @@ interface BacklogReading {
 
 /**
  * The outbox backlog in Prometheus, read from Postgres at scrape time: `hookrail_outbox_backlog_rows`,
- * `hookrail_outbox_oldest_pending_age_seconds` and `hookrail_outbox_failed_rows`. Every app exports them (the backlog is
+ * `hookrail_outbox_oldest_pending_age_seconds` and `hookrail_outbox_parked_rows`. Every app exports them (the backlog is
  * shared), so the backlog alert still fires when every relay is down, which is when it matters. No series while the
  * database cannot be read.
  */
@@ -42,7 +42,7 @@ export class OutboxMetrics {
       },
     });
     new Gauge({
-      name: 'hookrail_outbox_failed_rows',
+      name: 'hookrail_outbox_parked_rows',
       help: 'Parked outbox rows: the broker rejected them for good; they wait for an operator',
       registers: [registry],
       async collect() {

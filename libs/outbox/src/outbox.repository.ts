@@ -90,7 +90,7 @@ export interface OutboxEventRow {
   key: string;
   createdAt: Date;
   publishedAt: Date | null;
-  /** When the broker rejected it for good (the column `failed_at`); null unless parked. */
+  /** When the broker rejected it for good (the column `parked_at`); null unless parked. */
   parkedAt: Date | null;
   attempts: number;
   lastError: string | null;
@@ -99,7 +99,7 @@ export interface OutboxEventRow {
 /**
  * Every outbox statement, one named method each: the writers' insert, the relay's claim, mark, park and retention,
  * and the reads of the ingress (backpressure, event status, console charts), the operators (backlog, an event's
- * trail) and the relay's gauges. A row is pending until published; a parked row (`failed_at` set: the broker
+ * trail) and the relay's gauges. A row is pending until published; a parked row (`parked_at` set: the broker
  * rejected it for good) waits for an operator, and every later row of its key waits behind it.
  */
 export class OutboxRepository {
@@ -139,10 +139,10 @@ export class OutboxRepository {
          CROSS JOIN LATERAL (
            SELECT o.id, o.lane, o.event_id, o.topic, o.key, o.value, o.headers, o.created_at
              FROM outbox o
-            WHERE o.lane = owned.lane AND o.published_at IS NULL AND o.failed_at IS NULL
+            WHERE o.lane = owned.lane AND o.published_at IS NULL AND o.parked_at IS NULL
               AND NOT EXISTS (
                 SELECT 1 FROM outbox parked
-                 WHERE parked.lane = o.lane AND parked.key = o.key AND parked.failed_at IS NOT NULL AND parked.published_at IS NULL)
+                 WHERE parked.lane = o.lane AND parked.key = o.key AND parked.parked_at IS NOT NULL AND parked.published_at IS NULL)
             ORDER BY o.id
             LIMIT $2
               FOR UPDATE OF o SKIP LOCKED
@@ -167,11 +167,11 @@ export class OutboxRepository {
     return row.count;
   }
 
-  /** Parks rows the broker rejected for good (the column `failed_at` holds the time they were parked). */
+  /** Parks rows the broker rejected for good (the column `parked_at` holds the time they were parked). */
   async markParked(rows: RowToPark[]): Promise<number> {
     const [row] = await this.rows<{ count: number }>(
       `WITH parked AS (
-         UPDATE outbox SET failed_at = now(), attempts = attempts + 1, last_error = rejected.error
+         UPDATE outbox SET parked_at = now(), attempts = attempts + 1, last_error = rejected.error
            FROM unnest($1::bigint[], $2::text[]) AS rejected(id, error)
           WHERE outbox.id = rejected.id
          RETURNING 1)
@@ -217,11 +217,11 @@ export class OutboxRepository {
   async findPublication(
     eventId: string,
   ): Promise<{ publishedAt: Date | null; parkedAt: Date | null; lastError: string | null } | undefined> {
-    const [row] = await this.rows<{ published_at: Date | null; failed_at: Date | null; last_error: string | null }>(
-      `SELECT published_at, failed_at, last_error FROM outbox WHERE event_id = $1 ORDER BY id LIMIT 1`,
+    const [row] = await this.rows<{ published_at: Date | null; parked_at: Date | null; last_error: string | null }>(
+      `SELECT published_at, parked_at, last_error FROM outbox WHERE event_id = $1 ORDER BY id LIMIT 1`,
       [eventId],
     );
-    return row && { publishedAt: row.published_at, parkedAt: row.failed_at, lastError: row.last_error };
+    return row && { publishedAt: row.published_at, parkedAt: row.parked_at, lastError: row.last_error };
   }
 
   /** Every outbox row of the event, oldest first, with its publication state: what an event's trail shows. */
@@ -233,11 +233,11 @@ export class OutboxRepository {
       key: string;
       created_at: Date;
       published_at: Date | null;
-      failed_at: Date | null;
+      parked_at: Date | null;
       attempts: number;
       last_error: string | null;
     }>(
-      `SELECT id, lane, topic, key, created_at, published_at, failed_at, attempts, last_error
+      `SELECT id, lane, topic, key, created_at, published_at, parked_at, attempts, last_error
          FROM outbox WHERE event_id = $1::text::uuid ORDER BY id`,
       [eventId],
     );
@@ -248,7 +248,7 @@ export class OutboxRepository {
       key: row.key,
       createdAt: new Date(row.created_at),
       publishedAt: row.published_at && new Date(row.published_at),
-      parkedAt: row.failed_at && new Date(row.failed_at),
+      parkedAt: row.parked_at && new Date(row.parked_at),
       attempts: row.attempts,
       lastError: row.last_error,
     }));
@@ -265,7 +265,7 @@ export class OutboxRepository {
 
   async backlog(): Promise<OutboxBacklog> {
     const rows = await this.rows<{ topic: string; unpublished: number; parked: number; age: number }>(
-      `SELECT topic, count(*)::int AS unpublished, count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS parked,
+      `SELECT topic, count(*)::int AS unpublished, count(*) FILTER (WHERE parked_at IS NOT NULL)::int AS parked,
               COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age
          FROM outbox WHERE published_at IS NULL GROUP BY topic ORDER BY unpublished DESC, topic`,
     );
@@ -284,7 +284,7 @@ export class OutboxRepository {
   /** Creation time of the oldest pending row (unpublished, not parked), or null when there is none. */
   async oldestPendingAt(): Promise<Date | null> {
     const [row] = await this.rows<{ oldest: Date | null }>(
-      `SELECT min(created_at) AS oldest FROM outbox WHERE published_at IS NULL AND failed_at IS NULL`,
+      `SELECT min(created_at) AS oldest FROM outbox WHERE published_at IS NULL AND parked_at IS NULL`,
     );
     return row.oldest;
   }

@@ -83,7 +83,7 @@ describe('findTrails on Postgres', () => {
     await received(first, 'msg_a1', 'ord_many', 10);
     await received(second, 'msg_a2', 'ord_many', 20);
     await dataSource.query(
-      `INSERT INTO outbox (lane, event_id, topic, key, value, headers, created_at, failed_at, attempts, last_error)
+      `INSERT INTO outbox (lane, event_id, topic, key, value, headers, created_at, parked_at, attempts, last_error)
        VALUES (1, $1, 'shop.orders', 'ord_many', '{}', '{}', $2, $3, 1, 'KafkaJSProtocolError: MESSAGE_TOO_LARGE'),
               (2, $4, 'fulfilment.commands', 'ord_many', '{}', '{}', $5, $5, 1, NULL)`,
       [second, at(20), at(21), written, at(30)],

@@ -28,7 +28,7 @@ describe('inbound events retention', () => {
     // An old event whose outbox row is still there (parked): nothing references inbound_events, so both deletes go on.
     const [old] = await db.dataSource.query(`SELECT id FROM inbound_events WHERE sender_event_id = 'old-1'`);
     await db.dataSource.query(
-      `INSERT INTO outbox (lane, event_id, topic, key, value, headers, failed_at) VALUES (0, $1, 't', 'k', '{}', '{}', now())`,
+      `INSERT INTO outbox (lane, event_id, topic, key, value, headers, parked_at) VALUES (0, $1, 't', 'k', '{}', '{}', now())`,
       [old.id],
     );
 

@@ -2,12 +2,15 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * One operator action that changed something, whatever it acted on: who, when, what, on which subject, and how many
- * rows it changed. Dry runs change nothing and are not recorded. Never pruned. (Dead-letter replays and purges keep
- * their own `dead_letter_audit`.)
+ * rows it changed: dead-letter replays and purges, parked keys, webhook endpoints, sagas. Dry runs change nothing and
+ * are not recorded. Never pruned.
  */
 @Entity('operator_audit')
 @Index('ix_operator_audit_subject', ['subjectType', 'subjectId', 'at'])
 @Index('ix_operator_audit_at', ['at'])
+// GIN, so that an event's trail finds the actions on its dead letters; created by its migration, which TypeORM's index
+// options cannot express, hence not synchronised.
+@Index('ix_operator_audit_affected_ids', { synchronize: false })
 export class OperatorAuditEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'pk_operator_audit' })
   id: string;
@@ -23,7 +26,7 @@ export class OperatorAuditEntity {
   @Column('varchar', { length: 40 })
   action: string;
 
-  /** What it was done to, e.g. `webhook-endpoint`. */
+  /** What it was done to, e.g. `webhook-endpoint`, `dead-letters` (then the subject is the group, or `*`). */
   @Column('varchar', { name: 'subject_type', length: 40 })
   subjectType: string;
 

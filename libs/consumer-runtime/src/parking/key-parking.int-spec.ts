@@ -1,7 +1,7 @@
 import {
   ConfirmationRequiredError,
   deadLetterIdOf,
-  DeadLetterAuditRepository,
+  DeadLetterAudit,
   purgeDeadLetters,
   purgeParkedKey,
 } from '@app/dead-letters';
@@ -138,7 +138,7 @@ describe('parking a key behind its dead letter (real Kafka, real Postgres)', () 
     expect(whole.purged).toHaveLength(3);
     expect(await scenario.parkedKey('order-k3')).toBeUndefined();
     expect((await scenario.rowsOfKey('order-k3')).map((row) => row.status)).toEqual(Array(3).fill('purged'));
-    expect((await new DeadLetterAuditRepository(dataSource).recent(1))[0]).toMatchObject({
+    expect((await new DeadLetterAudit(dataSource).recent(1))[0]).toMatchObject({
       actor: 'test:lin',
       action: 'purge',
       filter: { group: scenario.group, key: 'order-k3', wholeKey: true },

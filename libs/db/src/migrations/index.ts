@@ -21,6 +21,7 @@ import { ConsumerGroupConcurrency1764620000001 } from './1764620000001-ConsumerG
 import { SourceRejections1764632000001 } from './1764632000001-SourceRejections';
 import { SagaRetriesAndCancellation1764633000001 } from './1764633000001-SagaRetriesAndCancellation';
 import { WebhookLeaseOwnersAndReplays1764635000001 } from './1764635000001-WebhookLeaseOwnersAndReplays';
+import { OutboxParkedAndOneAudit1764640000001 } from './1764640000001-OutboxParkedAndOneAudit';
 import { WebhookDueInOrderIndex1764635000002 } from './1764635000002-WebhookDueInOrderIndex';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   SagaRetriesAndCancellation1764633000001,
   WebhookLeaseOwnersAndReplays1764635000001,
   WebhookDueInOrderIndex1764635000002,
+  OutboxParkedAndOneAudit1764640000001,
 ];

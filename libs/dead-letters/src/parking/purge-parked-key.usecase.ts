@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { DeadLetterAuditRepository } from '../dead-letter-audit.repository';
+import { DeadLetterAudit } from '../dead-letter-audit';
 import { ConfirmationRequiredError } from './confirmation-required.error';
 import { ParkedEventsRepository } from './parked-events.repository';
 import { ParkedKeysRepository } from './parked-keys.repository';
@@ -47,7 +47,7 @@ export async function purgeParkedKey(
     const purged = await new ParkedEventsRepository(manager).purgeKey(group, key);
     const released = await keys.release(group, key);
     if (purged.length > 0 || released) {
-      await new DeadLetterAuditRepository(manager).record({
+      await new DeadLetterAudit(manager).record({
         actor: request.actor,
         action: 'purge',
         filter: { group, key, wholeKey: true },

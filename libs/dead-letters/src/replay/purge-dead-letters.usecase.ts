@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { DeadLetterAuditRepository } from '../dead-letter-audit.repository';
+import { DeadLetterAudit } from '../dead-letter-audit';
 import { DeadLetterFilter, describeFilter } from '../dead-letter-filter';
 import { DeadLettersRepository, DeadLetterSummary } from '../dead-letters.repository';
 import { ConfirmationRequiredError } from '../parking/confirmation-required.error';
@@ -43,7 +43,7 @@ export async function purgeDeadLetters(dataSource: DataSource, request: PurgeReq
   const purged = await dataSource.transaction(async (manager) => {
     const changed = await new DeadLettersRepository(manager).purge(ids);
     if (changed.length > 0) {
-      await new DeadLetterAuditRepository(manager).record({
+      await new DeadLetterAudit(manager).record({
         actor: request.actor,
         action: 'purge',
         filter: describeFilter(request.filter),

@@ -1,6 +1,6 @@
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { DeadLetterAuditRepository } from '../dead-letter-audit.repository';
+import { DeadLetterAudit } from '../dead-letter-audit';
 import { DeadLetterFilter, describeFilter } from '../dead-letter-filter';
 import { replayMessage } from '../dead-letter-message';
 import { DeadLettersRepository, DeadLetterSummary } from '../dead-letters.repository';
@@ -71,7 +71,7 @@ export async function replayDeadLetters(
     }
   } finally {
     if (replayed.length > 0) {
-      await new DeadLetterAuditRepository(dataSource).record({
+      await new DeadLetterAudit(dataSource).record({
         actor: request.actor,
         action: 'replay',
         filter: describeFilter(request.filter),

@@ -4,7 +4,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 @Entity('outbox')
 @Index('ix_outbox_unpublished', ['lane', 'id'], { where: 'published_at IS NULL' })
 @Index('ix_outbox_published_at', ['publishedAt'], { where: 'published_at IS NOT NULL' })
-@Index('ix_outbox_failed', ['lane', 'key'], { where: 'failed_at IS NOT NULL AND published_at IS NULL' })
+@Index('ix_outbox_parked', ['lane', 'key'], { where: 'parked_at IS NOT NULL AND published_at IS NULL' })
 @Index('ix_outbox_event_id', ['eventId'])
 export class OutboxMessageEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'pk_outbox' })
@@ -40,10 +40,10 @@ export class OutboxMessageEntity {
 
   /**
    * When the row was parked: the broker rejected it for good (e.g. too large). The row and every later row of the
-   * same key wait until an operator requeues it (failed_at = NULL) or deletes it; the rest of the lane goes on. The
-   * column keeps the name operators type in that statement (and `hookrail_outbox_failed_rows` counts these rows).
+   * same key wait until an operator requeues it (parked_at = NULL) or deletes it; the rest of the lane goes on.
+   * `hookrail_outbox_parked_rows` counts these rows.
    */
-  @Column('timestamptz', { name: 'failed_at', nullable: true })
+  @Column('timestamptz', { name: 'parked_at', nullable: true })
   parkedAt: Date | null;
 
   @Column('integer', { default: 0 })

@@ -1,16 +1,16 @@
-import { DeadLetterAuditRepository, DeadLettersRepository } from '@app/dead-letters';
+import { DeadLetterAudit, DeadLettersRepository } from '@app/dead-letters';
 import { TrailEntry, TrailSource } from '../trail';
 
 /**
  * The event's dead letters, one per group that gave up on it (with the original topic, partition and offset), every
- * replay and purge of them with who ran it (dead_letter_audit), and their resolution once a replay was applied.
+ * replay and purge of them with who ran it (the operator audit), and their resolution once a replay was applied.
  */
 export const deadLettersTrail: TrailSource = {
   name: 'dead-letters',
   async entries(event, { db }) {
     const letters = await new DeadLettersRepository(db).listByEvent(event.id);
     if (letters.length === 0) return [];
-    const audit = await new DeadLetterAuditRepository(db).actionsOn(letters.map((letter) => letter.id));
+    const audit = await new DeadLetterAudit(db).actionsOn(letters.map((letter) => letter.id));
     const entries: TrailEntry[] = [];
     for (const letter of letters) {
       const position = `${letter.originalTopic} [${letter.originalPartition}] @${letter.originalOffset}`;

@@ -1,6 +1,6 @@
 import { GroupPartitionLag } from '@app/consumer-runtime';
 import { Database, managerRows } from '@app/db';
-import { AuditEntry, DeadLetterAuditRepository } from '@app/dead-letters';
+import { AuditEntry, DeadLetterAudit } from '@app/dead-letters';
 import { OutboxBacklog, OutboxRepository } from '@app/outbox';
 import { Injectable } from '@nestjs/common';
 import { ConsumerLagProbe } from '../lag/consumer-lag.probe';
@@ -26,6 +26,6 @@ export class GetOperationsUseCase {
   }
 
   async audit(limit: number): Promise<AuditEntry[]> {
-    return new DeadLetterAuditRepository(await this.database.connection()).recent(limit);
+    return new DeadLetterAudit(await this.database.connection()).recent(limit);
   }
 }
