@@ -130,8 +130,6 @@ export const ALLOWED: readonly Allowance[] = [
   ...[
     ['apps/ingress/src/events/agent-task-status.repository.ts', 'agent_tasks', 'read'],
     ['libs/trail/src/sources/agent-task.trail.ts', 'agent_tasks', 'read'],
-    ['apps/consumers/src/agent/agent-dead-letters.ts', 'dead_letters', 'read'],
-    ['apps/consumers/src/webhooks/delivery/webhook-dead-letters.ts', 'dead_letters', 'read'],
     ['apps/ingress/src/events/webhook-delivery-status.repository.ts', 'webhook_deliveries', 'read'],
     ['apps/ingress/src/events/webhook-delivery-status.repository.ts', 'webhook_endpoints', 'read'],
     ['libs/trail/src/sources/webhook-deliveries.trail.ts', 'webhook_deliveries', 'read'],

@@ -168,6 +168,27 @@ export class DeadLettersRepository {
     return Number(affected) > 0;
   }
 
+  /**
+   * The row of this group and event that a replay took out of `dead` (`replaying`, or `resolved` once applied): the
+   * one of replay number `replayCount`, or the latest when no number is given. A task that dies again after a replay
+   * names it, so that the store returns that row to `dead` instead of indexing a second one.
+   */
+  async replayedRow(
+    group: string,
+    eventId: string,
+    replayCount?: number,
+  ): Promise<{ id: string; replayCount: number } | undefined> {
+    const rows: Array<{ id: string; replay_count: number }> = await this.db.query(
+      `SELECT id, replay_count FROM dead_letters
+        WHERE "group" = $1 AND event_id = $2 AND status IN ('replaying', 'resolved')
+          AND ($3::int IS NULL OR replay_count = $3)
+        ORDER BY updated_at DESC
+        LIMIT 1`,
+      [group, eventId, replayCount ?? null],
+    );
+    return rows[0] && { id: rows[0].id, replayCount: Number(rows[0].replay_count) };
+  }
+
   async exists(id: string): Promise<boolean> {
     const rows = await this.db.query(`SELECT 1 FROM dead_letters WHERE id = $1`, [id]);
     return rows.length > 0;

@@ -1,11 +1,12 @@
 import { LOGGER } from '@app/logger';
+import { TaskDeadLetters } from '@app/tasks';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Partitioners, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
-import { AgentDeadLetters } from './agent-dead-letters';
+import { AGENT_DEAD_LETTER_BATCH, agentDeadTasks } from './agent-dead-letters';
 import { AgentWorker } from './agent-worker';
 import { AgentMetrics } from './agent.metrics';
 import { ModelBreaker } from './model-breaker';
@@ -39,13 +40,15 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
       createPartitioner: Partitioners.DefaultPartitioner,
     });
     await this.producer.connect();
-    const deadLetters = new AgentDeadLetters({
+    const deadLetters = new TaskDeadLetters({
       group,
       dltTopic,
       producer: this.producer,
       dataSource,
       metrics: this.deps.metrics,
       logger: this.logger,
+      rows: agentDeadTasks,
+      batch: AGENT_DEAD_LETTER_BATCH,
     });
     const breaker = new ModelBreaker({
       group,
@@ -99,7 +102,7 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
     worker: AgentWorker,
     breaker: ModelBreaker,
     workerId: string,
-    deadLetters?: AgentDeadLetters,
+    deadLetters?: TaskDeadLetters,
   ): Promise<void> {
     const { signal } = this.stopping;
     const idleMs = this.deps.config.AGENT_POLL_INTERVAL_MS;

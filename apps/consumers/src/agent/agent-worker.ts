@@ -6,9 +6,9 @@ import {
   retryAfterOf,
 } from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
+import { TaskDeadLetters } from '@app/tasks';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { AgentDeadLetters } from './agent-dead-letters';
 import { AgentMetrics } from './agent.metrics';
 import {
   ClaimedAgentTask,
@@ -41,7 +41,7 @@ export interface AgentWorkerDeps {
   model: ModelClient;
   breaker: ModelBreaker;
   metrics: AgentMetrics;
-  deadLetters: AgentDeadLetters;
+  deadLetters: TaskDeadLetters;
   logger: Logger;
   settings: AgentWorkerSettings;
 }

@@ -6,7 +6,7 @@ import { RelayMetrics } from '../metrics/relay.metrics';
 import { KafkaPublisher } from '../publish/kafka-publisher';
 import { backoffDelay } from './backoff';
 import { drainBatch, PublishFailedError } from './drain-batch';
-import { Wakeup } from './wakeup';
+import { Wakeup } from '@app/tasks/light';
 
 /**
  * One drain loop: a lane session (its own connection, member slot and lanes) and its own producer. It drains its

@@ -2,7 +2,7 @@ import { errorMessage } from '@app/consumer-runtime';
 import { Logger } from 'pino';
 import { ClaimedDelivery, ClaimRequest } from './deliveries.repository';
 import { AttemptOutcome } from './outcomes.repository';
-import { Wakeup } from './wakeup';
+import { Wakeup } from '@app/tasks';
 
 export interface DispatcherDeps {
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;

@@ -4,6 +4,7 @@ import { scheduleJob } from '@app/jobs';
 import { LOGGER } from '@app/logger';
 import { OutboxNotifier } from '@app/outbox';
 import { GuardedHttpClient, SsrfGuard } from '@app/ssrf-guard';
+import { TaskDeadLetters } from '@app/tasks';
 import { ssrfExceptions, ssrfPolicyOf } from '@app/webhooks';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Partitioners, Producer } from 'kafkajs';
@@ -21,7 +22,7 @@ import { expireLeasesOfGoneOwners } from './lease-owners.repository';
 import { parseDuration, RetrySchedule } from './retry-schedule';
 import { CompletionWriter } from './completion-writer';
 import { AttemptOutcome, recordOutcomes } from './outcomes.repository';
-import { WebhookDeadLetters } from './webhook-dead-letters';
+import { WEBHOOK_DEAD_LETTER_BATCH, webhookDeadDeliveries } from './webhook-dead-letters';
 import { WebhookSigner } from './webhook-signer';
 import { DELIVERIES_CHANNEL, WorkersSession } from './workers-session';
 
@@ -93,13 +94,15 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       createPartitioner: Partitioners.DefaultPartitioner,
     });
     await producer.connect();
-    const deadLetters = new WebhookDeadLetters({
+    const deadLetters = new TaskDeadLetters({
       group,
       dltTopic,
       producer,
       dataSource: workersDb,
       metrics: this.deps.metrics,
       logger: this.logger,
+      rows: webhookDeadDeliveries,
+      batch: WEBHOOK_DEAD_LETTER_BATCH,
     });
     const deadLetterFlush = new OutboxNotifier(
       () => deadLetters.flush(),

@@ -1,7 +1,7 @@
 /**
- * A latch between the outbox notifications and the drain loop: `wait` returns at the first `signal` or after the
- * timeout. A signal that arrives while nobody waits is kept for the next wait, so a notification during a batch
- * is never lost.
+ * A latch between a worker loop and whatever makes work for it (rows committed, a slot freed, a NOTIFY from another
+ * process): `wait` returns at the first `signal` or after the timeout. A signal while nobody waits is kept for the
+ * next wait, so none is lost. The relay's drain loops and the delivery dispatcher wait on one each.
  */
 export class Wakeup {
   private pending = false;
@@ -19,8 +19,7 @@ export class Wakeup {
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, timeoutMs);
-      const release = () => done();
-      this.release = release;
+      this.release = done;
       function done() {
         clearTimeout(timer);
         resolve();

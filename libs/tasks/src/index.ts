@@ -1,0 +1,2 @@
+export * from './task-dead-letters';
+export * from './wakeup';
