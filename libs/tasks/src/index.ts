@@ -1,2 +1,3 @@
 export * from './task-dead-letters';
 export * from './wakeup';
+export * from './dead-task-event';

@@ -1,12 +1,6 @@
-import {
-  dependencyOf,
-  errorMessage,
-  forgetProcessedEvents,
-  recordEventStatus,
-  retryAfterOf,
-} from '@app/consumer-runtime';
+import { dependencyOf, errorMessage, retryAfterOf } from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
-import { TaskDeadLetters } from '@app/tasks';
+import { giveUpEvent, TaskDeadLetters } from '@app/tasks';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AgentMetrics } from './agent.metrics';
@@ -183,19 +177,14 @@ export class AgentWorker {
         );
   }
 
-  /**
-   * `dead`, and in the same transaction the group's dedupe row goes and its status says `dead`: the event is now in
-   * the state of any dead-lettered event, so that a replay passes the runtime's dedupe and resets the task.
-   */
+  /** `dead`, and in the same transaction its event is given up on as any dead-lettered event is. */
   private markDead(task: ClaimedAgentTask, failure: TaskFailure): Promise<boolean> {
     const { dataSource, group } = this.deps;
     return dataSource.transaction(async (manager) => {
       if (!(await failAgentTask(manager, task, failure))) return false;
-      await forgetProcessedEvents(manager, group, [task.eventId]);
-      await recordEventStatus(manager, {
+      await giveUpEvent(manager, {
         group,
         eventId: task.eventId,
-        status: 'dead',
         attempts: task.attempts,
         lastError: `${failure.errorClass}: ${failure.message}`,
       });

@@ -1,6 +1,4 @@
-import { BreakerSettings, BreakerWaiters, ConsumerMetrics, Failure, GroupBreakers } from '@app/consumer-runtime';
-import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
+import { BreakerWaiters, Failure, GroupBreakers, GroupBreakersDeps } from '@app/consumer-runtime';
 import { releaseAgentTasksWaitingOn } from './agent-tasks.repository';
 import { MODEL_PROVIDER } from './model.client';
 
@@ -28,12 +26,7 @@ export class ModelBreaker implements BreakerWaiters {
   private releasing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly deps: {
-      group: string;
-      settings: BreakerSettings;
-      dataSource: DataSource;
-      metrics: ConsumerMetrics;
-      logger: Logger;
+    private readonly deps: Omit<GroupBreakersDeps, 'logLines'> & {
       /** The worker slots of this process (what a close lets go). */
       slots: number;
     },

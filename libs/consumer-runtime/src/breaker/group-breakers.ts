@@ -37,6 +37,16 @@ const PARTITION_LOG_LINES: BreakerLogLines = {
  * line, `hookrail_consumer_breaker_open` and `_transitions_total`, and the `dependency_breakers` row that
  * `/admin/breakers` and `hookrail breakers` read.
  */
+export interface GroupBreakersDeps {
+  group: string;
+  settings: BreakerSettings;
+  dataSource: DataSource;
+  metrics: ConsumerMetrics;
+  logger: Logger;
+  /** Default: about partitions paused and resumed. */
+  logLines?: BreakerLogLines;
+}
+
 export class GroupBreakers {
   private readonly breakers = new Map<string, DependencyBreaker>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -44,17 +54,7 @@ export class GroupBreakers {
   /** State writes in the order of the changes, so the row ends in the latest state. */
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly deps: {
-      group: string;
-      settings: BreakerSettings;
-      dataSource: DataSource;
-      metrics: ConsumerMetrics;
-      logger: Logger;
-      /** Default: about partitions paused and resumed. */
-      logLines?: BreakerLogLines;
-    },
-  ) {}
+  constructor(private readonly deps: GroupBreakersDeps) {}
 
   /** What the breakers pause and probe (the partitions are made after the consumer, hence not in the constructor). */
   attach(holds: BreakerWaiters): void {

@@ -1,5 +1,5 @@
-import { forgetProcessedEvents, recordEventStatus } from '@app/consumer-runtime';
 import { preparedQuery } from '@app/db';
+import { giveUpEvent } from '@app/tasks';
 import { disableEndpoints } from '@app/webhooks';
 import { EntityManager } from 'typeorm';
 
@@ -126,16 +126,13 @@ export async function recordOutcomes(
   const failedForGood = outcomes.filter((o) =>
     moved.some((row) => String(row.id) === o.deliveryId && row.state === 'failed'),
   );
-  for (const outcome of failedForGood) {
-    await forgetProcessedEvents(manager, group, [outcome.eventId]);
-    await recordEventStatus(manager, {
+  for (const outcome of failedForGood)
+    await giveUpEvent(manager, {
       group,
       eventId: outcome.eventId,
-      status: 'dead',
       attempts: outcome.attempt,
       lastError: `WebhookDeliveryFailedError: ${outcome.error ?? 'failed'}`,
     });
-  }
 
   // Each attempt's row was written by its claim; a stale worker's outcome replaces the note its takeover left.
   // Attempts of deliveries deleted meanwhile (their endpoint was) are dropped with them.
