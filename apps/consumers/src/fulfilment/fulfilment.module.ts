@@ -1,4 +1,5 @@
 import { TOPICS } from '@app/contracts';
+import { SagaEntity, SagaStepEntity } from '@app/saga/entities';
 import { Module } from '@nestjs/common';
 import { ApplyFulfilmentReplyUseCase } from './apply-fulfilment-reply.usecase';
 import { CancelFulfilmentUseCase } from './cancel-fulfilment.usecase';
@@ -6,6 +7,7 @@ import { FulfilmentSaga } from './fulfilment-saga.service';
 import { FulfilmentController } from './fulfilment.controller';
 import { SagaDeadlinesSchedule } from './saga-deadlines.schedule';
 import { StartFulfilmentUseCase } from './start-fulfilment.usecase';
+import { FulfilmentEnv } from './fulfilment.env';
 
 /**
  * The order fulfilment saga's coordinator: consumer group `fulfilment` starts a saga per order placed, moves it on the
@@ -28,5 +30,7 @@ export const FULFILMENT_SERVICE = {
   group: 'fulfilment',
   topics: [TOPICS.shopOrders, TOPICS.fulfilmentReplies],
   module: FulfilmentModule,
+  env: FulfilmentEnv,
+  entities: [SagaEntity, SagaStepEntity],
   owner: { team: 'order-fulfilment', contact: 'fulfilment@example.com' },
 } as const;
