@@ -1,6 +1,7 @@
 import { Concurrency, KeyOrder } from '@app/consumer-runtime';
 import type { EntityClass } from '@app/db';
 import { Type } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { ConsumersEnv } from './config/consumers.env';
 
 /** The team that answers for a group's dead letters and alerts. */
@@ -29,6 +30,11 @@ export interface ConsumerService<E extends object = object> {
   env?: new () => E;
   /** The TypeORM entities of the group's own tables (their migrations are in libs/db). */
   entities?: readonly EntityClass[];
+  /**
+   * The group's finished rows that the `history-retention` job deletes past HISTORY_RETENTION_DAYS, by table: each
+   * deletes up to `limit` rows finished before `cutoff` and says how many.
+   */
+  history?: Readonly<Record<string, (manager: EntityManager, cutoff: Date, limit: number) => Promise<number>>>;
   /** How long a message waiting on a down dependency is retried before it is dead-lettered (CONSUMER_RETRY_CEILING_MS). */
   retryCeilingMs?: number;
   /**

@@ -8,6 +8,7 @@ import { EnqueueAgentTaskUseCase } from './enqueue-agent-task.usecase';
 import { ModelClient } from './model.client';
 import { AgentEnv } from './agent.env';
 import { AgentTaskEntity } from './agent-task.entity';
+import { deleteFinishedAgentTasksBefore } from './agent-tasks.repository';
 
 /**
  * The agent service: consumer group `agent` turns order events into `agent_tasks` rows; a pool of workers in the
@@ -44,5 +45,6 @@ export const AGENT_SERVICE = {
   module: AgentModule,
   env: AgentEnv,
   entities: [AgentTaskEntity],
+  history: { agent_tasks: deleteFinishedAgentTasksBefore },
   owner: { team: 'support-automation', contact: 'support-automation@example.com' },
 } as const;

@@ -1,6 +1,8 @@
 import { TOPICS } from '@app/contracts';
+import { SagasRepository } from '@app/saga';
 import { SagaEntity, SagaStepEntity } from '@app/saga/entities';
 import { Module } from '@nestjs/common';
+import type { ConsumerService } from '../consumer-service';
 import { ApplyFulfilmentReplyUseCase } from './apply-fulfilment-reply.usecase';
 import { CancelFulfilmentUseCase } from './cancel-fulfilment.usecase';
 import { FulfilmentSaga } from './fulfilment-saga.service';
@@ -26,11 +28,12 @@ import { FulfilmentEnv } from './fulfilment.env';
 })
 export class FulfilmentModule {}
 
-export const FULFILMENT_SERVICE = {
+export const FULFILMENT_SERVICE: ConsumerService<FulfilmentEnv> = {
   group: 'fulfilment',
   topics: [TOPICS.shopOrders, TOPICS.fulfilmentReplies],
   module: FulfilmentModule,
   env: FulfilmentEnv,
   entities: [SagaEntity, SagaStepEntity],
+  history: { sagas: (manager, cutoff, limit) => SagasRepository.deleteEndedBefore(manager, cutoff, limit) },
   owner: { team: 'order-fulfilment', contact: 'fulfilment@example.com' },
-} as const;
+};

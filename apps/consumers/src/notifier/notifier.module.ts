@@ -7,6 +7,7 @@ import { NotifierMetrics } from './notifier.metrics';
 import { SendOrderEmailUseCase } from './send-order-email.usecase';
 import { NotifierEnv } from './notifier.env';
 import { NotificationEntity } from './notification.entity';
+import { deleteSentNotificationsBefore } from './notifications.repository';
 
 /** The notifier: consumer group `notifier`, one email per shop order event through the email provider's API. */
 @Module({
@@ -38,6 +39,7 @@ export const NOTIFIER_SERVICE = {
   module: NotifierModule,
   env: NotifierEnv,
   entities: [NotificationEntity],
+  history: { notifications: deleteSentNotificationsBefore },
   concurrency: 'key',
   owner: { team: 'customer-messaging', contact: 'messaging@example.com' },
 } as const;
