@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { CONSUMER_SERVICES } from '../../apps/consumers/src/consumer-services';
 import { ConfigClassSource, ConfigVariable, readConfigClasses, variablesOf } from './config-classes.reader';
 import { SECTIONS_OUTSIDE_CLASSES } from './variables-outside-classes';
 
@@ -17,6 +18,11 @@ export interface ConfigReader {
   classes: string[];
 }
 
+/** The consumer groups' own configuration classes (`env` in their definitions), in the registry's order. */
+const GROUP_ENVS = Object.values(CONSUMER_SERVICES).flatMap(({ group, env }) =>
+  env ? [{ group, name: env.name }] : [],
+);
+
 export const CONFIG_READERS: ConfigReader[] = [
   { title: 'Ingress', name: 'ingress', command: 'npm run start:ingress', classes: ['IngressEnv'] },
   { title: 'Relay', name: 'relay', command: 'npm run start:relay', classes: ['RelayEnv'] },
@@ -24,7 +30,7 @@ export const CONFIG_READERS: ConfigReader[] = [
     title: 'Consumers',
     name: 'consumers',
     command: 'npm run start:consumers',
-    classes: ['ConsumersEnv', 'DeadLetterStoreEnv'],
+    classes: ['ConsumersEnv', 'DeadLetterStoreEnv', ...GROUP_ENVS.map(({ name }) => name)],
   },
   { title: 'CLI', name: 'CLI', command: 'npx hookrail', classes: ['CliEnv'] },
   { title: 'Topic creation', name: 'topics:create', command: 'npm run topics:create', classes: ['TopicsCreateEnv'] },
@@ -32,6 +38,7 @@ export const CONFIG_READERS: ConfigReader[] = [
 
 /** Headings of the tables of a section's variables that a class other than its own declares. */
 export const CLASS_TITLES: Record<string, string> = {
+  ...Object.fromEntries(GROUP_ENVS.map(({ group, name }) => [name, `Group \`${group}\``])),
   WebhookDeliveryEnv: 'Outbound webhook delivery',
   DeadLetterStoreEnv: 'Dead-letter store',
 };

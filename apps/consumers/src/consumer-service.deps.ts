@@ -7,13 +7,14 @@ import { ConsumersEnv } from './config/consumers.env';
 /**
  * What a consumer service's providers may inject besides LOGGER, built once per group by startConsumers: services
  * whose work reaches past the handler's transaction (an intent committed before an email, a worker pool) need them.
+ * `E` is the group's own configuration class (`env` in its definition): `config` holds the shared variables and its.
  */
-export class ConsumerServiceDeps {
+export class ConsumerServiceDeps<E extends object = object> {
   private readonly commitHooks: Array<() => void> = [];
 
   constructor(
     readonly group: string,
-    readonly config: ConsumersEnv,
+    readonly config: ConsumersEnv & E,
     readonly dataSource: DataSource,
     readonly kafka: Kafka,
     readonly metrics: ConsumerMetrics,

@@ -1,5 +1,7 @@
 import { Concurrency, KeyOrder } from '@app/consumer-runtime';
+import type { EntityClass } from '@app/db';
 import { Type } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { ConsumersEnv } from './config/consumers.env';
 
 /** The team that answers for a group's dead letters and alerts. */
@@ -9,14 +11,30 @@ export interface GroupOwner {
   contact: string;
 }
 
-/** A consumer service: its group name, the topics it consumes, the Nest module holding its handlers, its owner. */
-export interface ConsumerService {
+/**
+ * A consumer service, everything the app needs to run it: its group name, the topics it consumes, the Nest module
+ * holding its handlers, its owner, its configuration class and its tables, and how it works through its partitions.
+ */
+export interface ConsumerService<E extends object = object> {
   group: string;
   topics: readonly string[];
   /** When set, the topics come from the configuration instead (e.g. the webhooks group's OUTBOUND_WEBHOOKS_TOPICS). */
-  topicsFrom?: (config: ConsumersEnv) => readonly string[];
+  topicsFrom?(config: ConsumersEnv & E): readonly string[];
   module: Type<unknown>;
   owner: GroupOwner;
+  /**
+   * The group's own variables, validated at boot with the shared ones (one error line for all); its providers read
+   * them through `ConsumerServiceDeps<E>.config`. Decorate a variable needed only where the group runs with
+   * WhenGroupRuns.
+   */
+  env?: new () => E;
+  /** The TypeORM entities of the group's own tables (their migrations are in libs/db). */
+  entities?: readonly EntityClass[];
+  /**
+   * The group's finished rows that the `history-retention` job deletes past HISTORY_RETENTION_DAYS, by table: each
+   * deletes up to `limit` rows finished before `cutoff` and says how many.
+   */
+  history?: Readonly<Record<string, (manager: EntityManager, cutoff: Date, limit: number) => Promise<number>>>;
   /** How long a message waiting on a down dependency is retried before it is dead-lettered (CONSUMER_RETRY_CEILING_MS). */
   retryCeilingMs?: number;
   /**

@@ -1,4 +1,5 @@
 export type { ConsumerService, GroupOwner } from './consumer-service';
+import type { ConsumerGroupName } from '@app/contracts';
 import type { ConsumerService } from './consumer-service';
 import { AGENT_SERVICE } from './agent/agent.module';
 import { ANALYTICS_SERVICE } from './analytics/analytics.module';
@@ -10,8 +11,12 @@ import { PAYMENTS_SERVICE } from './payments/payments.module';
 import { SHIPPING_SERVICE } from './shipping/shipping.module';
 import { WEBHOOKS_SERVICE } from './webhooks/webhooks.module';
 
-/** The services this app can run, by group name. A group listed in CONSUMER_GROUPS but absent here is skipped. */
-export const CONSUMER_SERVICES: Readonly<Record<string, ConsumerService>> = {
+/**
+ * The registry: one entry per name of CONSUMER_GROUPS (@app/contracts, the names every app and the CLI share). The
+ * compiler refuses a name without its service and a service under an unknown name. The app module, the configuration,
+ * the tables, the topics and the catalogue's groups all come from here.
+ */
+const SERVICES = {
   ledger: LEDGER_SERVICE,
   notifier: NOTIFIER_SERVICE,
   agent: AGENT_SERVICE,
@@ -21,4 +26,13 @@ export const CONSUMER_SERVICES: Readonly<Record<string, ConsumerService>> = {
   inventory: INVENTORY_SERVICE,
   payments: PAYMENTS_SERVICE,
   shipping: SHIPPING_SERVICE,
-};
+} as const satisfies { readonly [G in ConsumerGroupName]: ConsumerService };
+
+/** The services this app can run, by group name. */
+export const CONSUMER_SERVICES: Readonly<Record<string, ConsumerService>> = SERVICES;
+
+type EnvOf<S> = S extends { env?: new () => infer E } ? (unknown extends E ? never : E) : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Every group's own variables, as one type: what loadConsumersConfig returns besides the shared ones. */
+export type GroupsEnv = Intersection<{ [G in ConsumerGroupName]: EnvOf<(typeof SERVICES)[G]> }[ConsumerGroupName]>;

@@ -21,7 +21,7 @@ import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'pino';
 import { collectDefaultMetrics } from 'prom-client';
-import { ConsumersEnv } from './config/consumers.env';
+import { ConsumersConfig } from './config/load-consumers-config';
 import { ConsumerServiceDeps } from './consumer-service.deps';
 import { CONSUMER_SERVICES } from './consumer-services';
 import { CONSUMERS_ENTITIES } from './consumers.entities';
@@ -41,7 +41,7 @@ export interface ConsumersStartOptions {
  * pool, one metrics registry and one Kafka client. The returned handle stops them all (current messages finish).
  */
 export async function startConsumers(
-  config: ConsumersEnv,
+  config: ConsumersConfig,
   logger: Logger,
   options: ConsumersStartOptions = {},
 ): Promise<Closable & { groups: string[] }> {

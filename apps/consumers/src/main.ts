@@ -3,11 +3,11 @@ import { bootstrap, closeOnSignals, loadConfig } from '@app/config';
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { DeadLetterStoreEnv, startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
-import { ConsumersEnv } from './config/consumers.env';
+import { loadConsumersConfig } from './config/load-consumers-config';
 import { startConsumers } from './consumers.app';
 
 bootstrap('consumers', async () => {
-  const config = loadConfig(ConsumersEnv);
+  const config = loadConsumersConfig();
   const storeConfig = loadConfig(DeadLetterStoreEnv);
   const logger = createLogger('consumers', config.LOG_LEVEL, config.LOG_FORMAT);
   // A stop while it still waits for Postgres or Kafka has nothing to finish; once they answer, it waits for the start

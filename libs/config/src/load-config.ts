@@ -7,10 +7,16 @@ type EnvClass<T> = new () => T;
 /**
  * Builds the typed configuration of an app from the environment, once, at boot. Every invalid variable is named in
  * one ConfigError (never its value: it may hold a secret), so that one start tells everything that is wrong.
+ * `prepare` sees the configuration before it is validated (to tell a conditional validation what it depends on).
  */
-export function loadConfig<T extends object>(envClass: EnvClass<T>, env: NodeJS.ProcessEnv = process.env): T {
+export function loadConfig<T extends object>(
+  envClass: EnvClass<T>,
+  env: NodeJS.ProcessEnv = process.env,
+  prepare?: (config: T) => void,
+): T {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const config = plainToInstance(envClass, present, { exposeDefaultValues: true });
+  prepare?.(config);
   const errors = validateSync(config, { forbidUnknownValues: false });
   if (errors.length > 0) {
     const problems = errors.map((error) => describe(error, env));

@@ -11,6 +11,7 @@ import { AgentWorker } from './agent-worker';
 import { AgentMetrics } from './agent.metrics';
 import { ModelBreaker } from './model-breaker';
 import { ModelClient } from './model.client';
+import { AgentEnv } from './agent.env';
 
 /**
  * AGENT_WORKERS loops in this process, each claiming and working one task at a time, polling every
@@ -26,7 +27,7 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
   private breaker?: ModelBreaker;
 
   constructor(
-    private readonly deps: ConsumerServiceDeps,
+    private readonly deps: ConsumerServiceDeps<AgentEnv>,
     private readonly model: ModelClient,
     private readonly metrics: AgentMetrics,
     @Inject(LOGGER) private readonly logger: Logger,

@@ -6,6 +6,9 @@ import { AgentMetrics } from './agent.metrics';
 import { AgentWorkerPool } from './agent-worker-pool';
 import { EnqueueAgentTaskUseCase } from './enqueue-agent-task.usecase';
 import { ModelClient } from './model.client';
+import { AgentEnv } from './agent.env';
+import { AgentTaskEntity } from './agent-task.entity';
+import { deleteFinishedAgentTasksBefore } from './agent-tasks.repository';
 
 /**
  * The agent service: consumer group `agent` turns order events into `agent_tasks` rows; a pool of workers in the
@@ -19,7 +22,7 @@ import { ModelClient } from './model.client';
     {
       provide: ModelClient,
       inject: [ConsumerServiceDeps],
-      useFactory: ({ config }: ConsumerServiceDeps) =>
+      useFactory: ({ config }: ConsumerServiceDeps<AgentEnv>) =>
         new ModelClient({
           baseUrl: config.MODEL_BASE_URL,
           model: config.MODEL_NAME,
@@ -40,5 +43,8 @@ export const AGENT_SERVICE = {
   group: 'agent',
   topics: [TOPICS.shopOrders],
   module: AgentModule,
+  env: AgentEnv,
+  entities: [AgentTaskEntity],
+  history: { agent_tasks: deleteFinishedAgentTasksBefore },
   owner: { team: 'support-automation', contact: 'support-automation@example.com' },
 } as const;

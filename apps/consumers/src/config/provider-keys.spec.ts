@@ -1,12 +1,11 @@
-import { loadConfig } from '@app/config';
-import { ConsumersEnv } from './consumers.env';
+import { loadConsumersConfig } from './load-consumers-config';
 import { isLoopbackUrl } from './loopback-url';
 
 const base = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/hookrail' };
 
 describe('email provider and model configuration', () => {
   it('needs no API key for the development servers on this machine', () => {
-    const config = loadConfig(ConsumersEnv, base);
+    const config = loadConsumersConfig(base);
     expect(config).toMatchObject({
       EMAIL_PROVIDER_URL: 'http://127.0.0.1:4010',
       MODEL_BASE_URL: 'http://127.0.0.1:4011/v1',
@@ -16,14 +15,14 @@ describe('email provider and model configuration', () => {
   });
 
   it('names the missing key of a remote provider or model, for the group that needs it only', () => {
-    expect(() => loadConfig(ConsumersEnv, { ...base, EMAIL_PROVIDER_URL: 'https://mail.example.com' })).toThrow(
+    expect(() => loadConsumersConfig({ ...base, EMAIL_PROVIDER_URL: 'https://mail.example.com' })).toThrow(
       'configuration error: EMAIL_PROVIDER_API_KEY is required but not set',
     );
-    expect(() => loadConfig(ConsumersEnv, { ...base, MODEL_BASE_URL: 'https://models.example.com/v1' })).toThrow(
+    expect(() => loadConsumersConfig({ ...base, MODEL_BASE_URL: 'https://models.example.com/v1' })).toThrow(
       'configuration error: MODEL_API_KEY is required but not set',
     );
     expect(() =>
-      loadConfig(ConsumersEnv, {
+      loadConsumersConfig({
         ...base,
         CONSUMER_GROUPS: 'ledger,agent',
         EMAIL_PROVIDER_URL: 'https://mail.example.com',
@@ -32,13 +31,13 @@ describe('email provider and model configuration', () => {
   });
 
   it('asks payments and shipping for the key of a remote provider, and has the saga defaults', () => {
-    expect(() => loadConfig(ConsumersEnv, { ...base, PAYMENT_PROVIDER_URL: 'https://pay.example.com' })).toThrow(
+    expect(() => loadConsumersConfig({ ...base, PAYMENT_PROVIDER_URL: 'https://pay.example.com' })).toThrow(
       'configuration error: PAYMENT_PROVIDER_API_KEY is required but not set',
     );
-    expect(() => loadConfig(ConsumersEnv, { ...base, SHIPPING_PROVIDER_URL: 'https://ship.example.com' })).toThrow(
+    expect(() => loadConsumersConfig({ ...base, SHIPPING_PROVIDER_URL: 'https://ship.example.com' })).toThrow(
       'configuration error: SHIPPING_PROVIDER_API_KEY is required but not set',
     );
-    expect(loadConfig(ConsumersEnv, base)).toMatchObject({
+    expect(loadConsumersConfig(base)).toMatchObject({
       PAYMENT_PROVIDER_URL: 'http://127.0.0.1:4012',
       SHIPPING_PROVIDER_URL: 'http://127.0.0.1:4013',
       FULFILMENT_RESERVE_STOCK_TIMEOUT_MS: 20_000,
@@ -51,9 +50,17 @@ describe('email provider and model configuration', () => {
     });
   });
 
+  it("names a group's problems and the shared ones in the same line", () => {
+    expect(() =>
+      loadConsumersConfig({ ...base, METRICS_PORT: 'x', MODEL_BASE_URL: 'https://models.example.com/v1' }),
+    ).toThrow(
+      /^configuration error \(2 problems\): METRICS_PORT is invalid: .*; MODEL_API_KEY is required but not set$/,
+    );
+  });
+
   it('rejects a provider URL that is not http(s)', () => {
     expect(() =>
-      loadConfig(ConsumersEnv, {
+      loadConsumersConfig({
         ...base,
         EMAIL_PROVIDER_URL: 'smtp://mail.example.com:25',
         EMAIL_PROVIDER_API_KEY: 'key',

@@ -17,6 +17,7 @@ import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { FULFILMENT_CANCELLATION_TYPES, ORDER_FULFILMENT, orderFulfilmentSaga } from './order-fulfilment.saga';
+import { FulfilmentEnv } from './fulfilment.env';
 
 /** The moves a consumer transaction queued, in one statement per round (SagasRepository.moveMany). */
 const writeMoves = (manager: EntityManager, moves: SagaRowMove[]) => SagasRepository.moveMany(manager, moves);
@@ -41,7 +42,7 @@ export class FulfilmentSaga {
   private committedTransitions = 0;
 
   constructor(
-    private readonly deps: ConsumerServiceDeps,
+    private readonly deps: ConsumerServiceDeps<FulfilmentEnv>,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     const { config, dataSource, metrics } = deps;

@@ -5,6 +5,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { FulfilmentSaga } from './fulfilment-saga.service';
+import { FulfilmentEnv } from './fulfilment.env';
 
 /**
  * The saga deadline job (`saga-deadlines`) in every process that runs the fulfilment group, every
@@ -15,7 +16,7 @@ export class SagaDeadlinesSchedule implements OnApplicationBootstrap, OnApplicat
   private schedule?: JobSchedule;
 
   constructor(
-    private readonly deps: ConsumerServiceDeps,
+    private readonly deps: ConsumerServiceDeps<FulfilmentEnv>,
     private readonly saga: FulfilmentSaga,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}

@@ -5,6 +5,7 @@ import { useTestDataSource, waitFor } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, QueryRunner } from 'typeorm';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
+import { InventoryEnv } from './inventory.env';
 import { ReleaseStockUseCase } from './release-stock.usecase';
 import { ReserveStockUseCase } from './reserve-stock.usecase';
 import { StockLocks } from './stock-locks';
@@ -86,7 +87,9 @@ describe('inventory: stock rows locked in one order (real Postgres)', () => {
   const db = useTestDataSource('stock-lock-order', 4);
   /** The group's use cases; `initialStock`: units a SKU without a row starts with (INVENTORY_INITIAL_STOCK). */
   const inventory = (initialStock: number) => {
-    const locks = new StockLocks({ config: { INVENTORY_INITIAL_STOCK: initialStock } } as ConsumerServiceDeps);
+    const locks = new StockLocks({
+      config: { INVENTORY_INITIAL_STOCK: initialStock },
+    } as ConsumerServiceDeps<InventoryEnv>);
     return { reserve: new ReserveStockUseCase(locks), release: new ReleaseStockUseCase(locks) };
   };
   let group = inventory(0);

@@ -9,6 +9,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { StockRepository } from './stock.repository';
+import { InventoryEnv } from './inventory.env';
 
 /**
  * Every stock row a consumer transaction's commands touch, locked at its first command, in one statement and in SKU
@@ -20,7 +21,7 @@ import { StockRepository } from './stock.repository';
 export class StockLocks {
   private readonly locked = new WeakMap<EntityManager, Promise<void>>();
 
-  constructor(private readonly deps: ConsumerServiceDeps) {}
+  constructor(private readonly deps: ConsumerServiceDeps<InventoryEnv>) {}
 
   /** Before a command of `ctx.batch` touches stock; the first call of a transaction locks for all of them. */
   lock(ctx: ConsumerContext): Promise<void> {

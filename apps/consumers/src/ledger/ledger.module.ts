@@ -3,6 +3,8 @@ import { Module } from '@nestjs/common';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { LedgerController } from './ledger.controller';
 import { LedgerCurrencies, RecordLedgerEntryUseCase } from './record-ledger-entry.usecase';
+import { LedgerEnv } from './ledger.env';
+import { LedgerEntryEntity } from './ledger-entry.entity';
 
 /** The ledger service: consumer group `ledger`, one ledger entry per shop order event. */
 @Module({
@@ -12,7 +14,7 @@ import { LedgerCurrencies, RecordLedgerEntryUseCase } from './record-ledger-entr
     {
       provide: LedgerCurrencies,
       inject: [ConsumerServiceDeps],
-      useFactory: ({ config }: ConsumerServiceDeps) => new LedgerCurrencies(config.LEDGER_CURRENCIES),
+      useFactory: ({ config }: ConsumerServiceDeps<LedgerEnv>) => new LedgerCurrencies(config.LEDGER_CURRENCIES),
     },
   ],
 })
@@ -23,6 +25,8 @@ export const LEDGER_SERVICE = {
   group: 'ledger',
   topics: [TOPICS.shopOrders],
   module: LedgerModule,
+  env: LedgerEnv,
+  entities: [LedgerEntryEntity],
   owner: { team: 'finance', contact: 'finance@example.com' },
   keyOrder: 'park',
 } as const;

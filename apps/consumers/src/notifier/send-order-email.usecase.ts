@@ -8,6 +8,7 @@ import { EmailProviderClient, EmailRejectedError } from './email-provider.client
 import { recordNotificationIntent, writeNotificationsSent } from './notifications.repository';
 import { NotifierMetrics } from './notifier.metrics';
 import { composeOrderEmail } from './order-email';
+import { NotifierEnv } from './notifier.env';
 
 /**
  * External effects once: the email goes out once, in the order that makes a crash cheap:
@@ -23,7 +24,7 @@ export class SendOrderEmailUseCase {
   private providerCalls = 0;
 
   constructor(
-    private readonly deps: ConsumerServiceDeps,
+    private readonly deps: ConsumerServiceDeps<NotifierEnv>,
     private readonly provider: EmailProviderClient,
     private readonly metrics: NotifierMetrics,
     @Inject(LOGGER) private readonly logger: Logger,

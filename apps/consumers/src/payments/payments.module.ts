@@ -6,6 +6,8 @@ import { ChargeCardUseCase } from './charge-card.usecase';
 import { PaymentProviderClient } from './payment-provider.client';
 import { PaymentsController } from './payments.controller';
 import { RefundChargeUseCase } from './refund-charge.usecase';
+import { PaymentsEnv } from './payments.env';
+import { PaymentEntity } from './payment.entity';
 
 /**
  * The payments participant: consumer group `payments` charges and refunds through the payment provider's API, one
@@ -20,7 +22,7 @@ import { RefundChargeUseCase } from './refund-charge.usecase';
     {
       provide: PaymentProviderClient,
       inject: [ConsumerServiceDeps],
-      useFactory: ({ config }: ConsumerServiceDeps) =>
+      useFactory: ({ config }: ConsumerServiceDeps<PaymentsEnv>) =>
         new PaymentProviderClient({
           baseUrl: config.PAYMENT_PROVIDER_URL,
           apiKey: config.PAYMENT_PROVIDER_API_KEY,
@@ -35,6 +37,8 @@ export const PAYMENTS_SERVICE = {
   group: 'payments',
   topics: [TOPICS.paymentsCommands],
   module: PaymentsModule,
+  env: PaymentsEnv,
+  entities: [PaymentEntity],
   concurrency: 'key',
   owner: { team: 'payments', contact: 'payments@example.com' },
 } as const;

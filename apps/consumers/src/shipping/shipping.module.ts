@@ -6,6 +6,8 @@ import { CancelShipmentUseCase } from './cancel-shipment.usecase';
 import { CreateShipmentUseCase } from './create-shipment.usecase';
 import { ShippingProviderClient } from './shipping-provider.client';
 import { ShippingController } from './shipping.controller';
+import { ShippingEnv } from './shipping.env';
+import { ShipmentEntity } from './shipment.entity';
 
 /**
  * The shipping participant: consumer group `shipping` creates and cancels shipments through the carrier's API, one
@@ -20,7 +22,7 @@ import { ShippingController } from './shipping.controller';
     {
       provide: ShippingProviderClient,
       inject: [ConsumerServiceDeps],
-      useFactory: ({ config }: ConsumerServiceDeps) =>
+      useFactory: ({ config }: ConsumerServiceDeps<ShippingEnv>) =>
         new ShippingProviderClient({
           baseUrl: config.SHIPPING_PROVIDER_URL,
           apiKey: config.SHIPPING_PROVIDER_API_KEY,
@@ -35,6 +37,8 @@ export const SHIPPING_SERVICE = {
   group: 'shipping',
   topics: [TOPICS.shippingCommands],
   module: ShippingModule,
+  env: ShippingEnv,
+  entities: [ShipmentEntity],
   concurrency: 'key',
   owner: { team: 'logistics', contact: 'logistics@example.com' },
 } as const;

@@ -1,10 +1,10 @@
-import { Closable, loadConfig } from '@app/config';
+import { Closable } from '@app/config';
 import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
 import { committedOffsets, createTestDatabase, deleteTopics, TestDatabase, testKafka, uniqueName } from '@app/testing';
 import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { ConsumersEnv } from '../config/consumers.env';
+import { loadConsumersConfig } from '../config/load-consumers-config';
 import { startConsumers } from '../consumers.app';
 
 /** What every consumers test file owns: a database of its own and a Kafka namespace, for one consumer group. */
@@ -33,7 +33,7 @@ export class ConsumersTestBed {
 
   /** The consumers app inside the test process, on one partition, without a metrics port; `env` adds or overrides. */
   startConsumers(env: Record<string, string> = {}): Promise<Closable> {
-    const config = loadConfig(ConsumersEnv, {
+    const config = loadConsumersConfig({
       DATABASE_URL: this.database.url,
       KAFKA_BROKERS: process.env.KAFKA_BROKERS,
       CONSUMER_GROUPS: this.group,

@@ -1,8 +1,15 @@
 import { Module } from '@nestjs/common';
-import { ConsumersEnv } from '../config/consumers.env';
+import type { ConsumerService } from '../consumer-service';
+import {
+  WebhookDeliveryAttemptEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
+  WebhookEndpointSecretEntity,
+} from '@app/webhooks/entities';
 import { WebhookWorkers } from './delivery/webhook-workers';
 import { FanOutEventUseCase } from './fan-out/fan-out-event.usecase';
 import { WebhooksController } from './webhooks.controller';
+import { WebhookDeliveryEnv } from './config/webhook-delivery.env';
 
 /**
  * Outbound webhooks: consumer group `webhooks` turns every event of its topics into delivery rows (one per endpoint
@@ -14,10 +21,14 @@ import { WebhooksController } from './webhooks.controller';
 })
 export class WebhooksModule {}
 
-export const WEBHOOKS_SERVICE = {
+export const WEBHOOKS_SERVICE: ConsumerService<WebhookDeliveryEnv> = {
   group: 'webhooks',
   topics: [],
-  topicsFrom: (config: ConsumersEnv) => config.OUTBOUND_WEBHOOKS_TOPICS,
   module: WebhooksModule,
+  env: WebhookDeliveryEnv,
+  topicsFrom(config: WebhookDeliveryEnv) {
+    return config.OUTBOUND_WEBHOOKS_TOPICS;
+  },
+  entities: [WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity],
   owner: { team: 'platform', contact: 'platform@example.com' },
-} as const;
+};

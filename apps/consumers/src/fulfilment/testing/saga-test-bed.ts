@@ -1,4 +1,4 @@
-import { Closable, loadConfig } from '@app/config';
+import { Closable } from '@app/config';
 import { CloudEvent, SHOP_ORDER_PLACED_V1, TOPICS } from '@app/contracts';
 import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
@@ -18,7 +18,7 @@ import {
 import { Kafka } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ConsumersEnv } from '../../config/consumers.env';
+import { loadConsumersConfig } from '../../config/load-consumers-config';
 import { startConsumers } from '../../consumers.app';
 import { DevPaymentProvider } from '../../payments/dev-provider/payment-provider.server';
 import { DevShippingProvider } from '../../shipping/dev-provider/shipping-provider.server';
@@ -98,10 +98,7 @@ export class SagaTestBed {
 
   /** The consumers app inside the test process. */
   async startConsumers(extra: Record<string, string> = {}): Promise<Closable> {
-    const consumers = await startConsumers(
-      loadConfig(ConsumersEnv, this.env(extra)),
-      createLogger('consumers', 'silent'),
-    );
+    const consumers = await startConsumers(loadConsumersConfig(this.env(extra)), createLogger('consumers', 'silent'));
     this.consumers.push(consumers);
     return consumers;
   }

@@ -1,5 +1,4 @@
 import { TOPICS } from '@app/contracts';
-import { OutboundWebhooksEnv } from '@app/webhooks';
 import { Transform, Type } from 'class-transformer';
 import { ArrayNotEmpty, IsInt, IsNumber, Matches, Max, Min, ValidateBy } from 'class-validator';
 import { parseDuration, RetrySchedule } from '../delivery/retry-schedule';
@@ -24,10 +23,10 @@ const validSchedule = (value: string) => {
 };
 
 /**
- * The delivery side of outbound webhooks (group `webhooks`, its workers), read with the consumers app's
- * configuration; the SSRF rules come from OutboundWebhooksEnv.
+ * The delivery side of outbound webhooks (group `webhooks`, its workers), the group's own configuration; the SSRF
+ * rules come from OutboundWebhooksEnv, which every consumers process reads.
  */
-export class WebhookDeliveryEnv extends OutboundWebhooksEnv {
+export class WebhookDeliveryEnv {
   /** Topics whose events may go out as webhooks (before KAFKA_NAMESPACE), comma-separated. */
   @Transform(({ value }) =>
     typeof value === 'string'

@@ -25,6 +25,7 @@ import { AttemptOutcome, recordOutcomes } from './outcomes.repository';
 import { WEBHOOK_DEAD_LETTER_BATCH, webhookDeadDeliveries } from './webhook-dead-letters';
 import { WebhookSigner } from './webhook-signer';
 import { DELIVERIES_CHANNEL, WorkersSession } from './workers-session';
+import { WebhookDeliveryEnv } from '../config/webhook-delivery.env';
 
 const DEAD_LETTER_SWEEP_MS = 5_000;
 /** How often a process looks for deliveries whose lease owner's session is gone. */
@@ -41,7 +42,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
   private readonly closers: Array<() => Promise<unknown> | unknown> = [];
 
   constructor(
-    private readonly deps: ConsumerServiceDeps,
+    private readonly deps: ConsumerServiceDeps<WebhookDeliveryEnv>,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 

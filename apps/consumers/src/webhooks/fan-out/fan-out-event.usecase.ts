@@ -6,6 +6,7 @@ import { ConsumerServiceDeps } from '../../consumer-service.deps';
 import { RetrySchedule } from '../delivery/retry-schedule';
 import { markDeliveriesWritten } from './deliveries-written';
 import { FanOutRow, insertDeliveries, requeueFailedDeliveries } from './fan-out.repository';
+import { WebhookDeliveryEnv } from '../config/webhook-delivery.env';
 
 /**
  * The `webhooks` group's whole Kafka-side work: each event becomes one delivery row per endpoint (enabled or not)
@@ -20,7 +21,7 @@ export class FanOutEventUseCase {
     if ((await insertDeliveries(manager, rows, this.firstDelayMs)) > 0) markDeliveriesWritten(manager);
   };
 
-  constructor({ config }: ConsumerServiceDeps) {
+  constructor({ config }: ConsumerServiceDeps<WebhookDeliveryEnv>) {
     this.firstDelayMs = RetrySchedule.parse(config.OUTBOUND_WEBHOOKS_RETRY_SCHEDULE, 0).firstDelayMs;
   }
 
