@@ -71,4 +71,10 @@ export class ConsumerMetrics {
       registers,
     });
   }
+
+  /** Counts what became of an event of the group: applied, or skipped as a duplicate. */
+  count(group: string, type: string, outcome: string): void {
+    if (outcome === 'applied') this.processed.inc({ group, type });
+    else if (outcome === 'duplicate') this.duplicates.inc({ group, type });
+  }
 }

@@ -3,7 +3,7 @@ import { Consumer, EachBatchPayload, Kafka, Partitioners, Producer } from 'kafka
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { DEFAULT_RETRY_POLICY } from './backoff';
-import { BatchProcessor, CompiledHandler } from './batch-processor';
+import { BatchProcessor } from './batch-processor';
 import { BreakerSettings, DEFAULT_BREAKER_SETTINGS } from './breaker/dependency-breaker';
 import { GroupBreakers } from './breaker/group-breakers';
 import { errorMessage } from './classify-error';
@@ -15,8 +15,8 @@ import { Unparker } from './parking/unparker';
 import { OffsetCommits } from './offset-commits';
 import { PartitionHolds } from './partition-holds';
 import { DeadLetterStep } from './steps/dead-letter.middleware';
-import { dedupe } from './steps/dedupe.middleware';
-import { GiveUpStep } from './steps/give-up.middleware';
+import { DeadLetterProducer } from './steps/dead-letter.producer';
+import { CompiledHandler } from './steps/message';
 import { KeyedCommitter } from './keyed/keyed-committer';
 import { KeyedDispatcher, KeyedSettings } from './keyed/keyed-dispatcher';
 import { KeyedRecords } from './keyed/keyed-records';
@@ -146,7 +146,7 @@ export class ConsumerRuntime {
       this.options.keyOrder === 'park'
         ? new KeyParking({ group, replayTopic: this.replayTopic, producer: this.producer, dataSource, logger })
         : undefined;
-    const deadLetters = new DeadLetterStep({
+    const producer = new DeadLetterProducer({
       group,
       dltTopic: this.dltTopic,
       producer: this.producer,
@@ -154,6 +154,7 @@ export class ConsumerRuntime {
       logger,
       metrics,
     });
+    const deadLetters = new DeadLetterStep({ group, dataSource, logger, producer, parking });
     this.commits = new OffsetCommits({
       group,
       consumer,
@@ -258,7 +259,7 @@ export class ConsumerRuntime {
       handlers: this.compileHandlers(),
       retry: { ceilingMs: this.options.retryCeilingMs ?? DEFAULT_RETRY_CEILING_MS, inlineWaitMaxMs: 0 },
       breakers,
-      giveUp: new GiveUpStep({ group, dataSource, logger, deadLetters, parking }),
+      deadLetters,
       committer: new KeyedCommitter({
         group,
         dataSource,
@@ -359,7 +360,6 @@ export class ConsumerRuntime {
       compiled.set(type, {
         type,
         handler,
-        apply: dedupe(handler),
         policy: { retry: { ...DEFAULT_RETRY_POLICY, ...policy?.retry }, isPermanent: policy?.isPermanent },
       });
     }

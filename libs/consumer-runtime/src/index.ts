@@ -13,7 +13,7 @@ export * from './nest/consumer.server';
 export * from './processed-events-retention';
 export * from './processed-events.repository';
 export * from './nest/rethrow-errors.filter';
-export * from './steps/dead-letter.middleware';
+export * from './steps/dead-letter.producer';
 export * from './steps/parse-and-validate.middleware';
 export * from './steps/retry.middleware';
 export * from './lag/consumer-lag.metrics';

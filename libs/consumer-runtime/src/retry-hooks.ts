@@ -5,7 +5,7 @@ import { GroupBreakers } from './breaker/group-breakers';
 import { errorClassName, errorMessage } from './classify-error';
 import { recordEventStatus } from './consumer-event-status.repository';
 import { ConsumerMetrics } from './consumer-metrics';
-import { describeFailure } from './steps/dead-letter.middleware';
+import { describeFailure } from './steps/dead-letter.producer';
 import { Failure, RetryDecision, RetryHooks } from './steps/retry.middleware';
 
 /** Where a message is: its partition and offset, and its event id when it parsed. */

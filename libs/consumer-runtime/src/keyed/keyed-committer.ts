@@ -1,15 +1,11 @@
-import { ClaimedParkedEvent } from '@app/dead-letters';
 import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { errorMessage } from '../classify-error';
-import { recordEventStatus } from '../consumer-event-status.repository';
 import { BatchWriter } from '../handler';
-import { KeyParking } from '../parking/key-parking';
-import { ParkingDecisions } from '../parking/parking-decisions';
-import { PendingWrites } from '../pending-writes';
-import { ProcessedEventClaims } from '../processed-events.repository';
-import { HandleTransaction, ParsedMessage } from '../steps/handle.middleware';
-import { Outcome, ParkStep } from '../steps/park.middleware';
+import { markProcessed } from '../steps/event-status.middleware';
+import { ParsedMessage } from '../steps/message';
+import { park } from '../steps/park.middleware';
+import { Apply, HandleTransaction, Outcome } from '../steps/step';
+import { inTransaction, TransactionDeps } from '../steps/transaction.middleware';
 
 /** A row a handler queued with `ctx.write`, kept until the record commits. */
 export interface CapturedWrite {
@@ -47,22 +43,18 @@ interface Committing extends RecordToCommit {
  * own answer. When the shared transaction fails, each record is committed alone, so only the one at fault fails.
  */
 export class KeyedCommitter {
-  private readonly parkStep: ParkStep<Committing>;
+  private readonly apply: Apply<Committing>;
   private queue: Queued[] = [];
   private draining = false;
 
   constructor(
-    private readonly deps: {
-      group: string;
-      dataSource: DataSource;
+    private readonly deps: TransactionDeps & {
       logger: Logger;
       /** Most records in one transaction. */
       maxBatchSize: number;
-      parking?: KeyParking;
-      afterDbCommit?: () => void;
     },
   ) {
-    this.parkStep = new ParkStep<Committing>({ handle: (item, _attempt, tx) => applyCaptured(item, tx) }, deps.parking);
+    this.apply = park(markProcessed(deps.group)(applyCaptured));
   }
 
   commit(record: RecordToCommit): Promise<CommitOutcome> {
@@ -102,50 +94,22 @@ export class KeyedCommitter {
     }
   }
 
-  private async transaction(records: RecordToCommit[]): Promise<CommitOutcome[]> {
-    const { dataSource, group } = this.deps;
+  /** The records in one transaction; claims not taken (records to rerun, parked ones) are given back. */
+  private transaction(records: RecordToCommit[]): Promise<CommitOutcome[]> {
     const items: Committing[] = records.map((record) => ({ ...record }));
-    let decisions: ParkingDecisions | undefined;
-    let replays: ClaimedParkedEvent[] = [];
-    const outcomes = await dataSource.transaction(async (manager) => {
-      const claims = await ProcessedEventClaims.claim(
-        manager,
-        group,
-        items.map((item) => item.event.id),
-      );
-      decisions = await this.parkStep.begin(manager, items);
-      const events = items.map((item) => item.event);
-      const pending = new PendingWrites();
+    return inTransaction(this.deps, items, async (tx) => {
       const results: CommitOutcome[] = [];
       for (const item of items) {
-        const tx = { manager, events, pending, claims };
-        const outcome = await this.parkStep.handle(item, item.attempt, tx, decisions);
+        const outcome = await this.apply(item, item.attempt, tx);
         results.push(item.rerun ? 'rerun' : outcome);
-        if (outcome === 'applied' && !item.rerun && (item.attempt > 1 || item.replayCount > 0)) {
-          // After failures or a replay there is a status row saying otherwise; it turns `processed` with the effect.
-          await recordEventStatus(manager, {
-            group,
-            eventId: item.event.id,
-            status: 'processed',
-            attempts: item.attempt,
-            lastError: null,
-          });
-        }
       }
-      await pending.flush(manager);
-      replays = (await decisions?.finish(manager)) ?? [];
-      // Claims not taken (records to rerun, parked ones) are given back: nothing of theirs was applied.
-      await claims.releaseUnused(manager);
       return results;
     });
-    this.deps.afterDbCommit?.();
-    await this.parkStep.committed(decisions, replays);
-    return outcomes;
   }
 }
 
 /** The dedupe step for a handler that already ran: its queued rows join the transaction's, once per event. */
-async function applyCaptured(item: Committing, tx: HandleTransaction): Promise<'applied' | 'duplicate'> {
+async function applyCaptured(item: Committing, _attempt: number, tx: HandleTransaction): Promise<Outcome> {
   if (!tx.claims.isFresh(item.event.id)) return 'duplicate';
   if (!item.writes) {
     item.rerun = true;

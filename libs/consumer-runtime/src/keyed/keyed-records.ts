@@ -3,17 +3,15 @@ import { ParkedKeysRepository } from '@app/dead-letters';
 import { KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { CompiledHandler } from '../batch-processor';
 import { GroupBreakers } from '../breaker/group-breakers';
 import { errorMessage } from '../classify-error';
 import { ConsumerMetrics } from '../consumer-metrics';
-import { ANY_EVENT_TYPE } from '../handler';
 import { keyOf, replayOf } from '../parking/message-keys';
 import { ProcessedEventClaims } from '../processed-events.repository';
 import { GroupRetryHooks } from '../retry-hooks';
-import { GiveUpStep } from '../steps/give-up.middleware';
-import { ParsedMessage } from '../steps/handle.middleware';
-import { parseAndValidate, Parsed } from '../steps/parse-and-validate.middleware';
+import { DeadLetterStep } from '../steps/dead-letter.middleware';
+import { CompiledHandler, HandledMessage, Reading } from '../steps/message';
+import { identityOf, MessageReader, poisonFailure, readerOf } from '../steps/parse-and-validate.middleware';
 import { Failure, retry, RetrySettings } from '../steps/retry.middleware';
 import { DeferredContext } from './deferred-context';
 import { CommitOutcome, KeyedCommitter } from './keyed-committer';
@@ -23,7 +21,7 @@ export interface KeyedItem {
   topic: string;
   partition: number;
   message: KafkaMessage;
-  parsed: Parsed;
+  parsed: Reading;
   /** The pre-check found the event applied by this group already: its handler is not run again. */
   applied: boolean;
   /** The failure the record waits with: its next attempt carries it on. */
@@ -45,7 +43,7 @@ export interface KeyedRecordsDeps {
   handlers: Map<string, CompiledHandler>;
   retry: RetrySettings;
   breakers: GroupBreakers;
-  giveUp: GiveUpStep;
+  deadLetters: DeadLetterStep;
   committer: KeyedCommitter;
   /** Set in groups that park keys: a record of a parked key is stored behind it without running its handler. */
   parks: boolean;
@@ -59,11 +57,13 @@ export interface KeyedRecordsDeps {
  */
 export class KeyedRecords {
   private readonly hooks: GroupRetryHooks;
+  private readonly read: MessageReader;
   /** The dependency each event type was last seen failing on: while its breaker is open, no new call starts. */
   private readonly dependencyOfType = new Map<string, string>();
 
   constructor(private readonly deps: KeyedRecordsDeps) {
     this.hooks = new GroupRetryHooks(deps);
+    this.read = readerOf(deps.handlers);
   }
 
   /**
@@ -71,15 +71,13 @@ export class KeyedRecords {
    * already (their handlers are not run again).
    */
   async prepare(topic: string, partition: number, messages: KafkaMessage[], precheck = true): Promise<KeyedItem[]> {
-    const takesAnyType = this.deps.handlers.has(ANY_EVENT_TYPE);
-    const items = messages.map((message): KeyedItem => {
-      const parsed = parseAndValidate(
-        message,
-        (type) => this.handlerOf(type) !== undefined,
-        (type) => takesAnyType && !this.deps.handlers.has(type),
-      );
-      return { topic, partition, message, parsed, applied: false };
-    });
+    const items = messages.map((message): KeyedItem => ({
+      topic,
+      partition,
+      message,
+      parsed: this.read(topic, partition, message),
+      applied: false,
+    }));
     const fresh = precheck ? items.filter((item) => item.parsed.kind === 'event' && isLive(item.message)) : [];
     try {
       const applied = await ProcessedEventClaims.appliedAmong(
@@ -113,23 +111,15 @@ export class KeyedRecords {
     if (item.givingUp) return this.giveUp(item, item.givingUp);
     const { parsed } = item;
     if (parsed.kind === 'poison') {
-      const now = new Date();
-      const failure: Failure = {
-        error: parsed.error,
-        errorClass: 'poison',
-        attempts: 1,
-        firstFailureAt: now,
-        lastFailureAt: now,
-      };
+      const failure = poisonFailure(parsed.error);
       this.hooks.log({ ...item, eventId: parsed.eventId }, failure, { retry: false });
       return this.giveUp(item, failure);
     }
     if (parsed.kind !== 'event') return { kind: 'done' };
-    const { event } = parsed;
-    const handler = this.handlerOf(event.type)!;
+    const { event, handler } = parsed;
     const source = { ...item, eventId: event.id, type: event.type };
     const outcome = await retry(
-      (attempt) => this.attempt(item, handler, attempt),
+      (attempt) => this.attempt(item, parsed, attempt),
       handler.policy,
       this.deps.retry,
       this.hooks.for(source, { heartbeat: async () => {}, shouldStop: stopping }),
@@ -139,7 +129,7 @@ export class KeyedRecords {
       case 'done': {
         if (item.heldFor) this.deps.breakers.answered(item.heldFor);
         item.heldFor = undefined;
-        this.count(event.type, outcome.value);
+        this.deps.metrics.count(this.deps.group, event.type, outcome.value);
         return { kind: 'done' };
       }
       case 'gave-up':
@@ -157,12 +147,10 @@ export class KeyedRecords {
   }
 
   /** One attempt: the handler (unless a pre-check says it is not needed), then the commit with the dedupe row. */
-  private async attempt(item: KeyedItem, handler: CompiledHandler, attempt: number): Promise<CommitOutcome> {
-    const parsed = item.parsed as Extract<Parsed, { kind: 'event' }>;
-    const message: ParsedMessage = { ...item, event: parsed.event, replayCount: parsed.replayCount };
+  private async attempt(item: KeyedItem, message: HandledMessage, attempt: number): Promise<CommitOutcome> {
     let skip = item.applied || (await this.parkedAlready(item));
     for (;;) {
-      const writes = skip ? undefined : await this.handle(message, handler, attempt);
+      const writes = skip ? undefined : await this.handle(message, attempt);
       const outcome = await this.deps.committer.commit({ ...message, writes, attempt });
       if (outcome !== 'rerun') return outcome;
       item.applied = false;
@@ -170,9 +158,9 @@ export class KeyedRecords {
     }
   }
 
-  private async handle(message: ParsedMessage, handler: CompiledHandler, attempt: number) {
+  private async handle(message: HandledMessage, attempt: number) {
     const { group, logger, metrics } = this.deps;
-    const { topic, partition, event, replayCount } = message;
+    const { topic, partition, event, replayCount, handler } = message;
     const ctx = new DeferredContext(
       group,
       topic,
@@ -200,29 +188,16 @@ export class KeyedRecords {
   }
 
   private async giveUp(item: KeyedItem, failure: Failure): Promise<Verdict> {
-    const { parsed } = item;
-    const eventId = parsed.kind === 'event' ? parsed.event.id : parsed.kind === 'poison' ? parsed.eventId : undefined;
-    const type =
-      parsed.kind === 'event' ? parsed.event.type : parsed.kind === 'poison' ? (parsed.type ?? 'unknown') : parsed.type;
-    const result = await this.deps.giveUp.giveUp({ ...item, eventId, type }, failure);
+    const { topic, partition, message, parsed } = item;
+    const result = await this.deps.deadLetters.giveUp({ topic, partition, message, ...identityOf(parsed) }, failure);
     if (result.done) return { kind: 'done' };
     item.givingUp = failure;
     return { kind: 'wait', retryAt: result.retryAt };
   }
-
-  private handlerOf(type: string): CompiledHandler | undefined {
-    return this.deps.handlers.get(type) ?? this.deps.handlers.get(ANY_EVENT_TYPE);
-  }
-
-  private count(type: string, outcome: CommitOutcome): void {
-    const labels = { group: this.deps.group, type };
-    if (outcome === 'applied') this.deps.metrics.processed.inc(labels);
-    else if (outcome === 'duplicate') this.deps.metrics.duplicates.inc(labels);
-  }
 }
 
 function eventOf(item: KeyedItem) {
-  return (item.parsed as Extract<Parsed, { kind: 'event' }>).event;
+  return (item.parsed as Extract<Reading, { kind: 'event' }>).event;
 }
 
 /** Neither a replay nor a parked event sent back: those always run their handler. */

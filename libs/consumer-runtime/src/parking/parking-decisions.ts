@@ -8,7 +8,7 @@ import {
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
 import { ProcessedEventClaims } from '../processed-events.repository';
-import { ParsedMessage } from '../steps/handle.middleware';
+import { ParsedMessage } from '../steps/message';
 import { keyOf, replayOf } from './message-keys';
 
 /** What the decisions need of the group's parking (KeyParking). */

@@ -1,147 +1,96 @@
 import { HOOKRAIL_HEADERS } from '@app/contracts';
-import { IHeaders, KafkaMessage, Producer } from 'kafkajs';
+import { KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { backoffDelay, RetryPolicy } from '../backoff';
-import { errorClassName, errorMessage } from '../classify-error';
-import { recordEventStatus } from '../consumer-event-status.repository';
-import { ConsumerMetrics } from '../consumer-metrics';
+import { errorMessage } from '../classify-error';
+import { isDeadAlready } from '../consumer-event-status.repository';
+import { KeyParking } from '../parking/key-parking';
+import { DeadLetterProducer } from './dead-letter.producer';
+import { identityOf } from './parse-and-validate.middleware';
 import { Failure } from './retry.middleware';
+import { Delivery, MessageHandler, Settled } from './step';
 
-const MAX_STACK_LENGTH = 4000;
-const MAX_MESSAGE_LENGTH = 1000;
-/** Between tries of a dead letter the broker did not take: the partition waits meanwhile. */
-const DLT_RETRY: RetryPolicy = { maxAttempts: Infinity, baseDelayMs: 500, maxDelayMs: 30_000 };
+/** How soon a message tries again when the database did not take its key's parking. */
+const PARK_RETRY_MS = 1_000;
 
-export interface DeadLetterSource {
-  group: string;
+/** The message a group gave up on: where it was read, its event id and type when it parsed. */
+export interface GivenUpMessage {
   topic: string;
   partition: number;
   message: KafkaMessage;
   eventId?: string;
-  /** The id its `dead_letters` row is to take (groups that park keys, for a message that is not a replay). */
-  deadLetterId?: string;
+  type: string;
 }
 
-export interface DeadLetterRecord {
-  key: Buffer | null;
-  value: Buffer | null;
-  headers: IHeaders;
-}
-
-/** The original key, value and headers, plus where it came from, why it died and how long it was tried. */
-export function buildDeadLetter(source: DeadLetterSource, failure: Failure): DeadLetterRecord {
-  const stack = failure.error instanceof Error ? (failure.error.stack ?? '') : '';
-  return {
-    key: source.message.key,
-    value: source.message.value,
-    headers: {
-      ...source.message.headers,
-      [HOOKRAIL_HEADERS.dltTopic]: source.topic,
-      [HOOKRAIL_HEADERS.dltPartition]: String(source.partition),
-      [HOOKRAIL_HEADERS.dltOffset]: source.message.offset,
-      [HOOKRAIL_HEADERS.dltGroup]: source.group,
-      [HOOKRAIL_HEADERS.dltEventId]: source.eventId ?? '',
-      [HOOKRAIL_HEADERS.dltErrorClass]: errorClassName(failure.error),
-      [HOOKRAIL_HEADERS.dltErrorMessage]: errorMessage(failure.error).slice(0, MAX_MESSAGE_LENGTH),
-      [HOOKRAIL_HEADERS.dltErrorStack]: stack.slice(0, MAX_STACK_LENGTH),
-      [HOOKRAIL_HEADERS.dltAttempts]: String(failure.attempts),
-      [HOOKRAIL_HEADERS.dltFirstFailureAt]: failure.firstFailureAt.toISOString(),
-      [HOOKRAIL_HEADERS.dltLastFailureAt]: failure.lastFailureAt.toISOString(),
-      [HOOKRAIL_HEADERS.dltRetriedForMs]: String(failure.lastFailureAt.getTime() - failure.firstFailureAt.getTime()),
-      ...(failure.dependency && { [HOOKRAIL_HEADERS.dltDependency]: failure.dependency }),
-      ...(source.deadLetterId && { [HOOKRAIL_HEADERS.dltId]: source.deadLetterId }),
-    },
-  };
-}
+/** `done`: the offset may move past the message. Otherwise it stays, and the message is tried again at `retryAt`. */
+export type GiveUpResult = { done: true } | { done: false; retryAt: number };
 
 /**
- * Watermill's poison queue: the message goes to `<group>.dlt` (acks from all in-sync replicas).
- * The caller commits the offset only after this resolves; if it throws, the message stays where it is.
- */
-export async function produceDeadLetter(producer: Producer, dltTopic: string, record: DeadLetterRecord): Promise<void> {
-  await producer.send({ topic: dltTopic, acks: -1, messages: [record] });
-}
-
-/**
- * The dead-letter step: a message the group gave up on (poison at once, an unknown error after its attempts, a down
- * dependency after the retry ceiling) goes to `<group>.dlt`, then counts, logs and records the event `dead`. Its
- * answer decides the offset: true, the broker took it and the offset may move past the message; false, the message
- * stays uncommitted and its partition waits `retryDelayMs()` before it is processed again.
+ * What happens to a message the group gives up on (poison at once, an unknown error after its attempts, a down
+ * dependency after the retry ceiling): another copy of an event already dead-lettered is let go; otherwise the dead
+ * letter is produced and, in a group that parks keys, the key is parked behind it before the offset may move. When
+ * the broker or the database does not take it, the message waits and the whole step runs again.
  */
 export class DeadLetterStep {
-  private failures = 0;
-
   constructor(
     private readonly deps: {
       group: string;
-      dltTopic: string;
-      producer: Producer;
       dataSource: DataSource;
       logger: Logger;
-      metrics: ConsumerMetrics;
+      producer: DeadLetterProducer;
+      parking?: KeyParking;
     },
   ) {}
 
-  async deadLetter(source: Omit<DeadLetterSource, 'group'> & { type: string }, failure: Failure): Promise<boolean> {
-    const { group, dltTopic, producer, logger, metrics, dataSource } = this.deps;
-    const { topic, partition, message, eventId, deadLetterId } = source;
-    const fields = { group, eventId, topic, partition, offset: message.offset, dltTopic };
+  async giveUp(source: GivenUpMessage, failure: Failure): Promise<GiveUpResult> {
+    const { topic, partition, message, eventId } = source;
+    const { producer, parking, group, logger, dataSource } = this.deps;
+    let deadAlready: boolean;
     try {
-      await produceDeadLetter(
-        producer,
-        dltTopic,
-        buildDeadLetter({ group, topic, partition, message, eventId, deadLetterId }, failure),
-      );
+      deadAlready = !!eventId && !isReplay(message) && (await isDeadAlready(dataSource, group, eventId));
     } catch (error) {
-      this.failures++;
       logger.error(
-        { ...fields, err: errorMessage(error) },
-        'could not produce the dead letter; offset not committed, the message will be processed again',
+        { group, eventId, topic, partition, offset: message.offset, err: errorMessage(error) },
+        'could not tell whether the event is dead-lettered already; offset not committed, tried again later',
       );
-      return false;
+      return { done: false, retryAt: Date.now() + producer.retryDelayMs() };
     }
-    this.failures = 0;
-    metrics.deadLetters.inc({ group, type: source.type });
-    logger.warn(
-      {
-        ...fields,
-        errorClass: errorClassName(failure.error),
-        attempts: failure.attempts,
-        retriedForMs: failure.lastFailureAt.getTime() - failure.firstFailureAt.getTime(),
-        ...(failure.dependency && { dependency: failure.dependency }),
-      },
-      'dead-lettered',
-    );
-    if (!eventId) return true;
-    try {
-      await recordEventStatus(dataSource, {
-        group,
-        eventId,
-        status: 'dead',
-        attempts: failure.attempts,
-        lastError: describeFailure(failure.error),
-      });
-      return true;
-    } catch (error) {
-      // The status is how another copy of the event (the relay publishes at least once) knows it is dead already:
-      // without it the offset stays, and the message is dead-lettered again later (the store keeps one row for it).
-      this.failures++;
-      logger.error(
-        { ...fields, err: errorMessage(error) },
-        'could not record the dead status; offset not committed, the message will be dead-lettered again',
+    if (deadAlready) {
+      // Another copy of an event this group already gave up on (the relay publishes at least once): its dead
+      // letter is in the store, and a second one would have the operator replay the same event twice.
+      logger.warn(
+        { group, eventId, topic, partition, offset: message.offset },
+        'a copy of an event already dead-lettered; not dead-lettered again',
       );
-      return false;
+      return { done: true };
     }
-  }
-
-  /** How long the partition waits before a dead letter the broker refused is tried again. */
-  retryDelayMs(): number {
-    return backoffDelay(this.failures, DLT_RETRY, () => 1);
+    const identity = parking?.identify(source);
+    const deadLetterId = identity && !identity.replay ? identity.id : undefined;
+    if (!(await producer.deadLetter({ ...source, deadLetterId }, failure)))
+      return { done: false, retryAt: Date.now() + producer.retryDelayMs() };
+    // The key is parked before the offset moves past its dead letter, so that its next event finds it parked.
+    if (!parking || (await parking.deadLettered(source, identity!))) return { done: true };
+    return { done: false, retryAt: Date.now() + PARK_RETRY_MS };
   }
 }
 
-/** `<error class>: <message>`, as status rows and breaker rows show an error. */
-export function describeFailure(error: unknown): string {
-  return `${errorClassName(error)}: ${errorMessage(error)}`;
+/**
+ * The dead-letter step, last on a message's walk: a message the steps before it gave up on is dead-lettered here; a
+ * dead letter the broker or the database did not take makes its partition wait (no failure to carry on: the message
+ * comes back through the whole walk).
+ */
+export function deadLetter(step: Pick<DeadLetterStep, 'giveUp'>) {
+  return (next: MessageHandler) =>
+    async (delivery: Delivery): Promise<Settled> => {
+      const outcome = await next(delivery);
+      if (outcome.kind !== 'gave-up') return outcome;
+      const { topic, partition, message } = delivery;
+      const given = { topic, partition, message, ...identityOf(delivery.reading!) };
+      const result = await step.giveUp(given, outcome.failure);
+      return result.done ? { kind: 'done', value: 'dead-lettered' } : { kind: 'waiting', retryAt: result.retryAt };
+    };
+}
+
+function isReplay(message: KafkaMessage): boolean {
+  return Number(message.headers?.[HOOKRAIL_HEADERS.replayCount]?.toString() ?? 0) > 0;
 }

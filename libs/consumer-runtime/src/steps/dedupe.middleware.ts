@@ -1,17 +1,10 @@
-import { CloudEvent } from '@app/contracts';
-import { ConsumerContext, Handler } from '../handler';
-import { ProcessedEventClaims } from '../processed-events.repository';
-
-export type DedupeOutcome = 'applied' | 'duplicate';
+import { ParsedMessage } from './message';
+import { Apply } from './step';
 
 /**
- * Watermill's deduplicator, inside the effect's transaction: the handler runs only if this transaction claimed the
+ * Watermill's deduplicator, inside the effect's transaction: the message goes on only if this transaction claimed the
  * event's `processed_events` row. Both commit together or neither does, so a redelivery finds the row and skips.
  */
-export function dedupe(handler: Handler) {
-  return async (event: CloudEvent, ctx: ConsumerContext, claims: ProcessedEventClaims): Promise<DedupeOutcome> => {
-    if (!claims.take(event.id)) return 'duplicate';
-    await handler(event, ctx);
-    return 'applied';
-  };
+export function dedupe<T extends ParsedMessage>(next: Apply<T>): Apply<T> {
+  return async (item, attempt, tx) => (tx.claims.take(item.event.id) ? next(item, attempt, tx) : 'duplicate');
 }

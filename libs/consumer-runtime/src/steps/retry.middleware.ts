@@ -1,6 +1,7 @@
 import { backoffDelay } from '../backoff';
 import { classifyError, dependencyOf, ErrorClass, retryAfterOf } from '../classify-error';
 import { FailurePolicy } from '../handler';
+import { HandledMessage, Liveness } from './message';
 
 export interface Failure {
   error: unknown;
@@ -137,4 +138,24 @@ export async function retry<T>(
       if (waitedOn && failure.dependency !== waitedOn) hooks.recovered(waitedOn);
     }
   }
+}
+
+/** What the retry step needs of its group: the group's settings, and the hooks around a message's failed attempts. */
+export interface RetryStepDeps {
+  retry: RetrySettings;
+  hooks: { for(source: HandledMessage & { eventId: string; type: string }, controls: Liveness): RetryHooks };
+}
+
+/**
+ * The retry step: tries the message through `next`, one attempt each time, until an attempt succeeds, the message
+ * must wait, or it is given up on (the handler's failure policy, the group's settings); it carries on a failure the
+ * message had before (`from`).
+ */
+export function retrying(deps: RetryStepDeps) {
+  return <T>(next: (handled: HandledMessage, attempt: number) => Promise<T>) =>
+    (handled: HandledMessage, delivery: { controls: Liveness; from?: { failure: Failure; waited: boolean } }) => {
+      const { event, handler } = handled;
+      const hooks = deps.hooks.for({ ...handled, eventId: event.id, type: event.type }, delivery.controls);
+      return retry((n) => next(handled, n), handler.policy, deps.retry, hooks, delivery.from);
+    };
 }

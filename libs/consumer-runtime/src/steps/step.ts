@@ -1,0 +1,58 @@
+import { CloudEvent } from '@app/contracts';
+import { KafkaMessage } from 'kafkajs';
+import { EntityManager } from 'typeorm';
+import { ParkDecision, ParkingDecisions } from '../parking/parking-decisions';
+import { PendingWrites } from '../pending-writes';
+import { ProcessedEventClaims } from '../processed-events.repository';
+import { HandledMessage, Liveness, ParsedMessage, Reading } from './message';
+import { Failure, RetryOutcome } from './retry.middleware';
+
+/** What became of a message in a transaction: applied or skipped as a duplicate, or parked / left by its key. */
+export type Outcome = 'applied' | 'duplicate' | Exclude<ParkDecision, 'handle'>;
+
+/** The transaction a run of messages is applied in: its manager, the rows queued for it, its dedupe claims. */
+export interface HandleTransaction {
+  manager: EntityManager;
+  /** The events it applies, in order (`ConsumerContext.batch`). */
+  events: readonly CloudEvent[];
+  pending: PendingWrites;
+  claims: ProcessedEventClaims;
+  /** The parked keys it locked; absent in a group that parks no keys. */
+  parking?: ParkingDecisions;
+}
+
+/** A step inside the transaction: one message, at its attempt, in the transaction of its run. */
+export type Apply<T extends ParsedMessage = HandledMessage> = (
+  item: T,
+  attempt: number,
+  tx: HandleTransaction,
+) => Promise<Outcome>;
+
+/** One message of a partition on its walk through the steps. */
+export interface Delivery {
+  topic: string;
+  partition: number;
+  message: KafkaMessage;
+  controls: Liveness;
+  /** The parse step's reading, once it is made (the batch reads every message before its fast path). */
+  reading?: Reading;
+  /**
+   * A failure the message had before: in its batch's transaction (`waited: false`, the retry step decides it), or
+   * before its partition was handed back (`waited: true`, decided, and its wait is over).
+   */
+  from?: { failure: Failure; waited: boolean };
+}
+
+/** What the parse and retry steps make of a message. */
+export type MessageOutcome = RetryOutcome<Outcome | 'ignored'>;
+
+export type MessageHandler = (delivery: Delivery) => Promise<MessageOutcome>;
+
+/**
+ * Where a message's walk ends: `done`, its offset may move past it; `waiting`, it stays uncommitted and its partition
+ * waits until `retryAt` (carrying `failure` on, when there is one to retry); `interrupted`, the consumer is stopping.
+ */
+export type Settled =
+  | { kind: 'done'; value: Outcome | 'ignored' | 'dead-lettered' }
+  | { kind: 'waiting'; retryAt: number; failure?: Failure; deadlineAt?: number }
+  | { kind: 'interrupted' };
