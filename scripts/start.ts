@@ -9,6 +9,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { passOnCtrlCOnce } from './lib/ctrl-c-once';
 import { tcpReachable } from './lib/tcp-reachable';
 import { waitUntilReady } from './lib/wait-until-ready';
 
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
       spawn: (line, options) => spawn('/bin/sh', ['-c', line], { ...options, detached: true }),
     },
   );
+  passOnCtrlCOnce();
   void waitUntilReady(readiness(), () => banner(Date.now() - started));
   const ok = await result.then(
     () => true,
