@@ -1,3 +1,5 @@
-export * from './task-dead-letters';
-export * from './wakeup';
 export * from './dead-task-event';
+export * from './lease-keeper';
+export * from './task-dead-letters';
+export * from './task-retry';
+export * from './wakeup';

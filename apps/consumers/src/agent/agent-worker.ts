@@ -1,6 +1,6 @@
 import { dependencyOf, errorMessage, retryAfterOf } from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
-import { giveUpEvent, TaskDeadLetters } from '@app/tasks';
+import { giveUpEvent, LeaseKeeper, TaskDeadLetters, TaskRetrySettings } from '@app/tasks';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AgentMetrics } from './agent.metrics';
@@ -14,11 +14,10 @@ import {
   renewAgentTaskLease,
   TaskFailure,
 } from './agent-tasks.repository';
-import { LeaseKeeper } from './lease-keeper';
 import { ClaimScope, ModelBreaker } from './model-breaker';
 import { ModelAnswer, ModelClient } from './model.client';
 import { readTriage, triagePrompt } from './order-triage.prompt';
-import { decideTaskFailure, TaskRetrySettings } from './task-retry.policy';
+import { decideAgentTaskFailure } from './task-retry.policy';
 
 /** A task whose lease kept running out (its worker died every time) used up its attempts without an answer. */
 export class LeaseExpiredError extends Error {
@@ -43,7 +42,7 @@ export interface AgentWorkerDeps {
 /**
  * Slow work never blocks a partition: works one claimed task at a time, outside any Kafka partition. The claim
  * raises the fencing token; the lease is renewed while the model runs; the result is written only if the token is
- * still ours. A failure is `failed` with a backoff, or `dead` (`decideTaskFailure`: at once when no retry can help,
+ * still ours. A failure is `failed` with a backoff, or `dead` (`decideAgentTaskFailure`: at once when no retry can help,
  * after the last attempt, or for a down model after the retry ceiling), and then dead-lettered. Every call's outcome
  * goes to the model's breaker, which decides what the slots may claim.
  */
@@ -147,7 +146,7 @@ export class AgentWorker {
 
   private async fail(task: ClaimedAgentTask, error: unknown, log: Logger): Promise<void> {
     const { settings, metrics } = this.deps;
-    const failure = decideTaskFailure(task, error, settings);
+    const failure = decideAgentTaskFailure(task, error, settings);
     const dead = failure.state === 'dead';
     if (!(await (dead ? this.markDead(task, failure) : failAgentTask(this.deps.dataSource, task, failure)))) {
       metrics.fenced.inc({ operation: 'fail' });

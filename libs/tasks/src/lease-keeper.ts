@@ -1,12 +1,13 @@
-/** Thrown into the model call when the task was claimed by someone else while it ran. */
+/** Thrown into a task's work (the agent's model call) when the task was claimed by someone else while it ran. */
 export class LeaseLostError extends Error {
   override name = 'LeaseLostError';
 }
 
 /**
- * Renews a task's lease every `everyMs` while its work runs. When a renewal finds the task no longer ours (the
- * fencing token moved on), `signal` aborts so the work stops early; a renewal that fails for another reason (the
- * database briefly away) is reported and tried again at the next tick.
+ * Renews a task's lease every `everyMs` while its work runs, for work that can outlast a lease (the agent's model
+ * calls). When a renewal finds the task no longer ours (the fencing token moved on), `signal` aborts so the work stops
+ * early; a renewal that fails for another reason (the database briefly away) is reported and tried again at the next
+ * tick.
  */
 export class LeaseKeeper {
   private readonly controller = new AbortController();
