@@ -1,4 +1,3 @@
-import { HOOKRAIL_HEADERS } from '@app/contracts';
 import { KafkaMessage } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -6,7 +5,7 @@ import { errorMessage } from '../classify-error';
 import { isDeadAlready } from '../consumer-event-status.repository';
 import { KeyParking } from '../parking/key-parking';
 import { DeadLetterProducer } from './dead-letter.producer';
-import { identityOf } from './parse-and-validate.middleware';
+import { identityOf, replayCountOf } from './parse-and-validate.middleware';
 import { Failure } from './retry.middleware';
 import { Delivery, MessageHandler, Settled } from './step';
 
@@ -47,7 +46,7 @@ export class DeadLetterStep {
     const { producer, parking, group, logger, dataSource } = this.deps;
     let deadAlready: boolean;
     try {
-      deadAlready = !!eventId && !isReplay(message) && (await isDeadAlready(dataSource, group, eventId));
+      deadAlready = !!eventId && replayCountOf(message) === 0 && (await isDeadAlready(dataSource, group, eventId));
     } catch (error) {
       logger.error(
         { group, eventId, topic, partition, offset: message.offset, err: errorMessage(error) },
@@ -89,8 +88,4 @@ export function deadLetter(step: Pick<DeadLetterStep, 'giveUp'>) {
       const result = await step.giveUp(given, outcome.failure);
       return result.done ? { kind: 'done', value: 'dead-lettered' } : { kind: 'waiting', retryAt: result.retryAt };
     };
-}
-
-function isReplay(message: KafkaMessage): boolean {
-  return Number(message.headers?.[HOOKRAIL_HEADERS.replayCount]?.toString() ?? 0) > 0;
 }

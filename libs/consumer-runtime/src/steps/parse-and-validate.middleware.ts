@@ -51,7 +51,8 @@ export function parseAndValidate(
   return { kind: 'event', event: { ...event, data: validation.data }, replayCount: replayCountOf(message) };
 }
 
-function replayCountOf(message: KafkaMessage): number {
+/** The replay number a message carries (`hookrail_replay_count`); 0 when it is not a replay. */
+export function replayCountOf(message: KafkaMessage): number {
   const count = Number(message.headers?.[HOOKRAIL_HEADERS.replayCount]?.toString() ?? 0);
   return Number.isInteger(count) && count > 0 ? count : 0;
 }
