@@ -1,7 +1,7 @@
 /**
  * A latch between a worker loop and whatever makes work for it (rows committed, a slot freed, a NOTIFY from another
  * process): `wait` returns at the first `signal` or after the timeout. A signal while nobody waits is kept for the
- * next wait, so none is lost. The relay's drain loops and the delivery dispatcher wait on one each.
+ * next wait, so none is lost. The relay's drain loops and the task executor wait on one each.
  */
 export class Wakeup {
   private pending = false;

@@ -1,28 +1,36 @@
 import { LOGGER } from '@app/logger';
-import { TaskDeadLetters } from '@app/tasks';
+import { errorMessage } from '@app/consumer-runtime';
+import { TaskDeadLetters, TaskExecutor } from '@app/tasks';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Partitioners, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { AGENT_DEAD_LETTER_BATCH, agentDeadTasks } from './agent-dead-letters';
+import { ClaimedAgentTask } from './agent-tasks.repository';
 import { AgentWorker } from './agent-worker';
 import { AgentMetrics } from './agent.metrics';
-import { ModelBreaker } from './model-breaker';
+import { ClaimScope, ModelBreaker } from './model-breaker';
 import { ModelClient } from './model.client';
 import { AgentEnv } from './agent.env';
 
+/** A claimed task with what it was claimed as: the breaker's scope, and the slot's worker id. */
+interface AgentClaim {
+  id: string;
+  task: ClaimedAgentTask;
+  scope: ClaimScope;
+  workerId: string;
+}
+
 /**
- * AGENT_WORKERS loops in this process, each claiming and working one task at a time, polling every
- * AGENT_POLL_INTERVAL_MS when idle, within what the model's breaker (shared by the loops) lets them claim. The first
- * loop also flushes dead tasks still to be dead-lettered (e.g. after a crash between `dead` and the broker's ack).
- * Stopping hands the tasks in hand back.
+ * The agent's tasks on the task executor: AGENT_WORKERS slots in this process, each working one task at a time,
+ * claiming when a slot frees and every AGENT_POLL_INTERVAL_MS when idle, within what the model's breaker (shared by
+ * the slots) lets them claim. Every claim round first flushes dead tasks still to be dead-lettered (e.g. after a
+ * crash between `dead` and the broker's ack). Stopping hands the tasks in hand back.
  */
 @Injectable()
 export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly stopping = new AbortController();
-  private readonly loops: Promise<void>[] = [];
+  private executor?: TaskExecutor<AgentClaim>;
   private producer?: Producer;
   private breaker?: ModelBreaker;
 
@@ -82,10 +90,36 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
         },
       },
     });
-    for (let slot = 0; slot < config.AGENT_WORKERS; slot++) {
-      const workerId = `${hostname()}/${process.pid}/${slot}`;
-      this.loops.push(this.loop(worker, breaker, workerId, slot === 0 ? deadLetters : undefined));
-    }
+    this.executor = new TaskExecutor<AgentClaim>({
+      slots: config.AGENT_WORKERS,
+      pollIntervalMs: config.AGENT_POLL_INTERVAL_MS,
+      claim: async ({ slots }) => {
+        await deadLetters
+          .flush()
+          .catch((error) =>
+            this.logger.error(
+              { group, err: errorMessage(error) },
+              'could not dead-letter yet; a worker will try again',
+            ),
+          );
+        const claims: AgentClaim[] = [];
+        for (const slot of slots) {
+          const workerId = `${hostname()}/${process.pid}/${slot}`;
+          const scope = breaker.claimScope();
+          const task = await worker.claim(workerId, scope);
+          if (!task) break;
+          claims.push({ id: task.id, task, scope, workerId });
+        }
+        return claims;
+      },
+      run: (claim, stopping) => worker.run(claim.task, claim.scope, claim.workerId, stopping),
+      failed: (error, claim) =>
+        this.logger.error(
+          { group, workerId: claim?.workerId, eventId: claim?.task.eventId, err: errorMessage(error) },
+          claim ? 'agent task attempt failed unexpectedly; its lease will run out' : 'could not claim agent tasks',
+        ),
+    });
+    this.executor.start();
     this.logger.info(
       { group, workers: config.AGENT_WORKERS, leaseMs: config.AGENT_LEASE_MS, model: this.model.model },
       'agent workers running',
@@ -93,32 +127,8 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping.abort();
-    await Promise.all(this.loops);
+    await this.executor?.stop();
     await this.breaker?.stop();
     await this.producer?.disconnect();
-  }
-
-  private async loop(
-    worker: AgentWorker,
-    breaker: ModelBreaker,
-    workerId: string,
-    deadLetters?: TaskDeadLetters,
-  ): Promise<void> {
-    const { signal } = this.stopping;
-    const idleMs = this.deps.config.AGENT_POLL_INTERVAL_MS;
-    while (!signal.aborted) {
-      let worked = false;
-      try {
-        if (deadLetters) await deadLetters.flush();
-        worked = await worker.runOnce(workerId, signal, breaker.claimScope());
-      } catch (error) {
-        this.logger.error(
-          { group: this.deps.group, workerId, err: (error as Error).message },
-          'agent worker iteration failed',
-        );
-      }
-      if (!worked) await sleep(idleMs, undefined, { signal }).catch(() => undefined);
-    }
   }
 }

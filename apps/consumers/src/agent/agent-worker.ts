@@ -40,7 +40,7 @@ export interface AgentWorkerDeps {
 }
 
 /**
- * Slow work never blocks a partition: works one claimed task at a time, outside any Kafka partition. The claim
+ * Slow work never blocks a partition: the agent's kind of task, run by the task executor outside any Kafka partition. The claim
  * raises the fencing token; the lease is renewed while the model runs; the result is written only if the token is
  * still ours. A failure is `failed` with a backoff, or `dead` (`decideAgentTaskFailure`: at once when no retry can help,
  * after the last attempt, or for a down model after the retry ceiling), and then dead-lettered. Every call's outcome
@@ -49,14 +49,20 @@ export interface AgentWorkerDeps {
 export class AgentWorker {
   constructor(private readonly deps: AgentWorkerDeps) {}
 
-  /** Claims one due task within `scope` and takes it to its next state; false when nothing was due. */
-  async runOnce(workerId: string, stopping: AbortSignal, scope: ClaimScope = 'any'): Promise<boolean> {
+  /** Claims the task due longest within `scope`; null when nothing is due (a `probe` not used goes back). */
+  async claim(workerId: string, scope: ClaimScope): Promise<ClaimedAgentTask | null> {
+    const { dataSource, settings, breaker } = this.deps;
+    const task =
+      scope === 'past-ceiling'
+        ? await claimAgentTaskPastCeiling(dataSource, workerId, settings.leaseMs, settings.ceilingMs)
+        : await claimAgentTask(dataSource, workerId, settings.leaseMs);
+    if (!task && scope === 'probe') breaker.probeUnused();
+    return task;
+  }
+
+  /** Takes a task claimed within `scope` to its next state; `stopping` hands it back. */
+  async run(task: ClaimedAgentTask, scope: ClaimScope, workerId: string, stopping: AbortSignal): Promise<void> {
     const { dataSource, settings, metrics, logger, group, breaker } = this.deps;
-    const task = await this.claim(workerId, scope);
-    if (!task) {
-      if (scope === 'probe') breaker.probeUnused();
-      return false;
-    }
     const log = logger.child({
       group,
       eventId: task.eventId,
@@ -79,7 +85,7 @@ export class AgentWorker {
         new LeaseExpiredError(`the lease ran out on ${counted - 1} attempts without an answer`),
         log,
       );
-      return true;
+      return;
     }
 
     const lease = new LeaseKeeper(
@@ -103,7 +109,7 @@ export class AgentWorker {
         this.report(error, scope, workerId);
         await this.fail(task, error, log);
       }
-      return true;
+      return;
     }
     lease.stop();
     breaker.answered();
@@ -114,14 +120,6 @@ export class AgentWorker {
       metrics.fenced.inc({ operation: 'complete' });
       log.warn('stale worker: the task was claimed by another worker meanwhile; result discarded');
     }
-    return true;
-  }
-
-  private claim(workerId: string, scope: ClaimScope): Promise<ClaimedAgentTask | null> {
-    const { dataSource, settings } = this.deps;
-    return scope === 'past-ceiling'
-      ? claimAgentTaskPastCeiling(dataSource, workerId, settings.leaseMs, settings.ceilingMs)
-      : claimAgentTask(dataSource, workerId, settings.leaseMs);
   }
 
   /** The call's outcome for the breaker: the model down, or an answer (a refusal or anything else is one too). */
