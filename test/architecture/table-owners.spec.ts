@@ -32,7 +32,7 @@ const ENTITIES = new Map(
 const ownerFiles = (table: string) => TABLE_OWNERS[table].files.map((file) => `${TABLE_OWNERS[table].package}/${file}`);
 const describeOwner = (table: string) => {
   const owner = TABLE_OWNERS[table];
-  return `${owner.package} (${owner.files.join(', ')})${owner.movingTo ? `, moving to ${owner.movingTo}` : ''}`;
+  return `${owner.package} (${owner.files.join(', ')})`;
 };
 
 function scan(): TableStatement[] {

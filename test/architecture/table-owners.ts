@@ -11,8 +11,6 @@ export interface TableOwner {
   package: string;
   /** Its files that run SQL on the table, in that package, relative to the package. */
   files: readonly string[];
-  /** Set while the table moves to another package; `files` names where its SQL is until then. */
-  movingTo?: string;
 }
 
 export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
@@ -49,32 +47,57 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   notifications: { package: 'apps/consumers', files: ['src/notifier/notifications.repository.ts'] },
   analytics_daily_totals: { package: 'apps/consumers', files: ['src/analytics/daily-totals.repository.ts'] },
   agent_tasks: {
-    package: 'apps/consumers',
-    files: ['src/agent/agent-tasks.repository.ts', 'src/agent/agent-dead-letters.ts', 'src/agent/find-agent-task.ts'],
-    movingTo: 'libs/tasks',
-  },
-  webhook_endpoints: { package: 'libs/webhooks', files: ['src/endpoints/webhook-endpoints.repository.ts'] },
-  webhook_endpoint_secrets: { package: 'libs/webhooks', files: ['src/endpoints/webhook-endpoints.repository.ts'] },
-  webhook_deliveries: {
-    package: 'apps/consumers',
+    package: 'libs/agent-tasks',
     files: [
-      'src/webhooks/delivery/deliveries.repository.ts',
-      'src/webhooks/delivery/outcomes.repository.ts',
-      'src/webhooks/delivery/lease-owners.repository.ts',
-      'src/webhooks/delivery/webhook-dead-letters.ts',
-      'src/webhooks/fan-out/fan-out.repository.ts',
-      'src/webhooks/retention/webhook-deliveries-retention.ts',
+      'src/agent-task-status.repository.ts',
+      'src/agent-task-trail.repository.ts',
+      'src/agent-tasks.repository.ts',
+      'src/dead-agent-tasks.ts',
+      'src/find-agent-task.ts',
     ],
-    movingTo: 'libs/tasks',
+  },
+  webhook_endpoints: {
+    package: 'libs/webhooks',
+    files: [
+      'src/endpoints/webhook-endpoints.repository.ts',
+      // The delivery queue's statements read endpoints (state, caps, rate bucket, failing clock) in the same statement.
+      'src/deliveries/dead-deliveries.ts',
+      'src/deliveries/deliveries-retention.repository.ts',
+      'src/deliveries/deliveries.repository.ts',
+      'src/deliveries/delivery-status.repository.ts',
+      'src/deliveries/delivery-trail.repository.ts',
+      'src/deliveries/fan-out.repository.ts',
+      'src/deliveries/outcomes.repository.ts',
+    ],
+  },
+  webhook_endpoint_secrets: {
+    package: 'libs/webhooks',
+    files: ['src/endpoints/webhook-endpoints.repository.ts', 'src/deliveries/deliveries.repository.ts'],
+  },
+  webhook_deliveries: {
+    package: 'libs/webhooks',
+    files: [
+      'src/deliveries/dead-deliveries.ts',
+      'src/deliveries/deliveries-retention.repository.ts',
+      'src/deliveries/deliveries.repository.ts',
+      'src/deliveries/delivery-log.repository.ts',
+      'src/deliveries/delivery-status.repository.ts',
+      'src/deliveries/delivery-trail.repository.ts',
+      'src/deliveries/fan-out.repository.ts',
+      'src/deliveries/lease-owners.repository.ts',
+      'src/deliveries/outcomes.repository.ts',
+      'src/endpoints/webhook-endpoints.repository.ts',
+    ],
   },
   webhook_delivery_attempts: {
-    package: 'apps/consumers',
+    package: 'libs/webhooks',
     files: [
-      'src/webhooks/delivery/deliveries.repository.ts',
-      'src/webhooks/delivery/outcomes.repository.ts',
-      'src/webhooks/delivery/lease-owners.repository.ts',
+      'src/deliveries/deliveries.repository.ts',
+      'src/deliveries/delivery-log.repository.ts',
+      'src/deliveries/delivery-trail.repository.ts',
+      'src/deliveries/lease-owners.repository.ts',
+      'src/deliveries/outcomes.repository.ts',
     ],
-    movingTo: 'libs/tasks',
   },
   sagas: { package: 'libs/saga', files: ['src/sagas.repository.ts', 'src/saga-views.ts'] },
   saga_steps: { package: 'libs/saga', files: ['src/sagas.repository.ts', 'src/saga-views.ts'] },
@@ -88,12 +111,11 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
 
 /**
  * `join`: a read of another package's table inside a statement on the file's own, where a call cannot replace it.
- * `moving to libs/tasks`: SQL of the agent's and the outbound deliveries' engines and of their readers, which the
- * task engine's work moves and rewrites; until then it stays where it is. `benchmark`: a benchmark's measurement
- * (a latency join across tables, a count) or set-up that no product code needs. `expression`: a clause that names
+ * `benchmark`: a benchmark's measurement (a latency join across tables, a count) or set-up that no product code
+ * needs. `expression`: a clause that names
  * its table through `${…}`, which the check cannot resolve.
  */
-export type AllowanceKind = 'join' | 'moving to libs/tasks' | 'benchmark' | 'expression';
+export type AllowanceKind = 'join' | 'benchmark' | 'expression';
 
 export interface Allowance {
   kind: AllowanceKind;
@@ -105,7 +127,6 @@ export interface Allowance {
   because: string;
 }
 
-const TASKS = 'moving to libs/tasks';
 const MEASURES = 'measures it across tables (latency joins, counts) as no product statement does';
 
 export const ALLOWED: readonly Allowance[] = [
@@ -127,30 +148,6 @@ export const ALLOWED: readonly Allowance[] = [
       "lockHead and dueKeys: whether a parked key's head is applied, read by the statement that locks or picks the " +
       'key (the same import direction as above)',
   },
-  ...[
-    ['apps/ingress/src/events/agent-task-status.repository.ts', 'agent_tasks', 'read'],
-    ['libs/trail/src/sources/agent-task.trail.ts', 'agent_tasks', 'read'],
-    ['apps/ingress/src/events/webhook-delivery-status.repository.ts', 'webhook_deliveries', 'read'],
-    ['apps/ingress/src/events/webhook-delivery-status.repository.ts', 'webhook_endpoints', 'read'],
-    ['libs/trail/src/sources/webhook-deliveries.trail.ts', 'webhook_deliveries', 'read'],
-    ['libs/trail/src/sources/webhook-deliveries.trail.ts', 'webhook_delivery_attempts', 'read'],
-    ['libs/trail/src/sources/webhook-deliveries.trail.ts', 'webhook_endpoints', 'read'],
-    ['libs/webhooks/src/deliveries/delivery-log.repository.ts', 'webhook_deliveries', 'write'],
-    ['libs/webhooks/src/deliveries/delivery-log.repository.ts', 'webhook_delivery_attempts', 'read'],
-    ['libs/webhooks/src/endpoints/webhook-endpoints.repository.ts', 'webhook_deliveries', 'write'],
-    ['apps/consumers/src/webhooks/delivery/deliveries.repository.ts', 'webhook_endpoints', 'write'],
-    ['apps/consumers/src/webhooks/delivery/deliveries.repository.ts', 'webhook_endpoint_secrets', 'read'],
-    ['apps/consumers/src/webhooks/delivery/outcomes.repository.ts', 'webhook_endpoints', 'write'],
-    ['apps/consumers/src/webhooks/delivery/webhook-dead-letters.ts', 'webhook_endpoints', 'read'],
-    ['apps/consumers/src/webhooks/fan-out/fan-out.repository.ts', 'webhook_endpoints', 'read'],
-    ['apps/consumers/src/webhooks/retention/webhook-deliveries-retention.ts', 'webhook_endpoints', 'read'],
-  ].map(([file, table, access]): Allowance => ({
-    kind: TASKS,
-    file,
-    table,
-    access: access as Allowance['access'],
-    because: 'the agent and delivery engines and their readers move to libs/tasks, which takes their SQL over',
-  })),
   ...[
     ['bench/consumers/consumers.bench.ts', 'ledger_entries'],
     ['bench/consumers/consumers.bench.ts', 'processed_events'],

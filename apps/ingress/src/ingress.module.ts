@@ -1,6 +1,7 @@
+import { AgentTaskStatusRepository } from '@app/agent-tasks';
 import { DatabaseModule } from '@app/db';
 import { InboundEventRepository } from '@app/inbound-events';
-import { ssrfPolicyOf } from '@app/webhooks';
+import { WebhookDeliveryStatusRepository, ssrfPolicyOf } from '@app/webhooks';
 import { LoggerModule } from '@app/logger';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
@@ -10,11 +11,9 @@ import { BACKPRESSURE_SETTINGS, BackpressureService } from './backpressure/backp
 import { CatalogController } from './catalog/catalog.controller';
 import { EventCatalog } from './catalog/event-catalog';
 import { IngressEnv } from './config/ingress.env';
-import { AgentTaskStatusRepository } from './events/agent-task-status.repository';
 import { EventsController } from './events/events.controller';
 import { GROUP_COMMIT_SETTINGS, GroupCommitSettings, GroupCommitWriter } from './events/group-commit.writer';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
-import { WebhookDeliveryStatusRepository } from './events/webhook-delivery-status.repository';
 import { CloudEventTopics } from './events/topic-routing';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';

@@ -1,8 +1,8 @@
+import { findAgentTask } from '@app/agent-tasks';
 import { freePort, orderEvent, produce, TestProcesses, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { FakeModelServer } from './dev-model/model.server';
-import { findAgentTask } from './find-agent-task';
 import { agentProcessEnv, fencingToken, taskIn } from './testing/agent-fixtures';
 
 describe('agent worker killed mid-call (kill -9)', () => {

@@ -1,3 +1,4 @@
+import { findAgentTask } from '@app/agent-tasks';
 import { Closable } from '@app/config';
 import { replayDeadLetters, startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
@@ -6,7 +7,6 @@ import { Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { FakeModelServer } from './dev-model/model.server';
-import { findAgentTask } from './find-agent-task';
 
 describe('agent dead letters with the dead-letter store and operator replay', () => {
   const apiKey = randomBytes(16).toString('hex');

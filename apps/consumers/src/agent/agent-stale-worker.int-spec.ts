@@ -1,8 +1,8 @@
+import { findAgentTask } from '@app/agent-tasks';
 import { AppProcess, cleanEnv, freePort, orderEvent, produce, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { FakeModelServer } from './dev-model/model.server';
-import { findAgentTask } from './find-agent-task';
 import { agentProcessEnv, fencingToken, taskIn } from './testing/agent-fixtures';
 
 const FENCED = [

@@ -1,3 +1,4 @@
+import { AGENT_DEAD_LETTER_BATCH, ClaimedAgentTask, agentDeadTasks } from '@app/agent-tasks';
 import { LOGGER } from '@app/logger';
 import { errorMessage } from '@app/consumer-runtime';
 import { TaskDeadLetters, TaskExecutor } from '@app/tasks';
@@ -6,8 +7,6 @@ import { hostname } from 'node:os';
 import { Partitioners, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
-import { AGENT_DEAD_LETTER_BATCH, agentDeadTasks } from './agent-dead-letters';
-import { ClaimedAgentTask } from './agent-tasks.repository';
 import { AgentWorker } from './agent-worker';
 import { AgentMetrics } from './agent.metrics';
 import { ClaimScope, ModelBreaker } from './model-breaker';

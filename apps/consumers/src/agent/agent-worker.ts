@@ -1,19 +1,19 @@
-import { dependencyOf, errorMessage, retryAfterOf } from '@app/consumer-runtime';
-import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
-import { giveUpEvent, LeaseKeeper, TaskDeadLetters, TaskRetrySettings } from '@app/tasks';
-import { Logger } from 'pino';
-import { DataSource } from 'typeorm';
-import { AgentMetrics } from './agent.metrics';
 import {
   ClaimedAgentTask,
+  TaskFailure,
   claimAgentTask,
   claimAgentTaskPastCeiling,
   completeAgentTask,
   failAgentTask,
   releaseAgentTask,
   renewAgentTaskLease,
-  TaskFailure,
-} from './agent-tasks.repository';
+} from '@app/agent-tasks';
+import { dependencyOf, errorMessage, retryAfterOf } from '@app/consumer-runtime';
+import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
+import { giveUpEvent, LeaseKeeper, TaskDeadLetters, TaskRetrySettings } from '@app/tasks';
+import { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { AgentMetrics } from './agent.metrics';
 import { ClaimScope, ModelBreaker } from './model-breaker';
 import { ModelAnswer, ModelClient } from './model.client';
 import { readTriage, triagePrompt } from './order-triage.prompt';

@@ -1,3 +1,4 @@
+import { findAgentTask } from '@app/agent-tasks';
 import { Closable } from '@app/config';
 import { findGroupStatuses } from '@app/consumer-runtime';
 import { HOOKRAIL_HEADERS, SHOP_ORDER_PLACED_V1 } from '@app/contracts';
@@ -5,7 +6,6 @@ import { orderEvent, produce, TopicReader, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 import { FakeModelServer } from './dev-model/model.server';
-import { findAgentTask } from './find-agent-task';
 import { taskIn } from './testing/agent-fixtures';
 
 describe('agent service (real Kafka, Postgres and HTTP model)', () => {

@@ -1,7 +1,6 @@
+import { AgentTaskState, countAgentTasksByState } from '@app/agent-tasks';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { AgentTaskState } from './agent-task.entity';
-import { countAgentTasksByState } from './agent-tasks.repository';
 
 const STATES: AgentTaskState[] = ['pending', 'claimed', 'done', 'failed', 'dead'];
 

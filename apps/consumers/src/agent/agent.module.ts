@@ -1,3 +1,4 @@
+import { AgentTaskEntity, deleteFinishedAgentTasksBefore } from '@app/agent-tasks';
 import { TOPICS } from '@app/contracts';
 import { Module } from '@nestjs/common';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
@@ -7,8 +8,6 @@ import { AgentWorkerPool } from './agent-worker-pool';
 import { EnqueueAgentTaskUseCase } from './enqueue-agent-task.usecase';
 import { ModelClient } from './model.client';
 import { AgentEnv } from './agent.env';
-import { AgentTaskEntity } from './agent-task.entity';
-import { deleteFinishedAgentTasksBefore } from './agent-tasks.repository';
 
 /**
  * The agent service: consumer group `agent` turns order events into `agent_tasks` rows; a pool of workers in the

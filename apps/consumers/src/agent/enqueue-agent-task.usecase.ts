@@ -1,7 +1,7 @@
+import { enqueueAgentTask } from '@app/agent-tasks';
 import { ConsumerContext } from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
-import { enqueueAgentTask } from './agent-tasks.repository';
 import { needsTriage } from './order-triage.prompt';
 
 /**

@@ -1,5 +1,5 @@
+import { releaseAgentTasksWaitingOn } from '@app/agent-tasks';
 import { BreakerWaiters, Failure, GroupBreakers, GroupBreakersDeps } from '@app/consumer-runtime';
-import { releaseAgentTasksWaitingOn } from './agent-tasks.repository';
 import { MODEL_PROVIDER } from './model.client';
 
 /**

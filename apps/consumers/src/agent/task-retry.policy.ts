@@ -1,5 +1,5 @@
+import { ClaimedAgentTask, TaskFailure } from '@app/agent-tasks';
 import { decideTaskFailure, TaskRetrySettings } from '@app/tasks';
-import { ClaimedAgentTask, TaskFailure } from './agent-tasks.repository';
 
 /**
  * What a failed attempt makes of an agent task, as the task library decides for any task: a model that refused the

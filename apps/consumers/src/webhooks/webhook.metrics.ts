@@ -1,7 +1,6 @@
+import { RecordedState, countDisabledEndpoints, countQueuedDeliveries } from '@app/webhooks';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { countDisabledEndpoints, countQueuedDeliveries } from './delivery/deliveries.repository';
-import { RecordedState } from './delivery/outcomes.repository';
 
 /** The outbound webhooks' metrics, in the consumers app's registry; `endpoint` is the endpoint's id. */
 export class WebhookMetrics {

@@ -1,32 +1,11 @@
+import { findAgentTaskTrail } from '@app/agent-tasks';
 import { TrailEntry, TrailSource } from '../trail';
-
-interface AgentTaskRow {
-  state: string;
-  attempts: number;
-  claimed_by: string | null;
-  last_error_class: string | null;
-  last_error: string | null;
-  next_attempt_at: Date | null;
-  source_topic: string;
-  source_partition: number;
-  source_offset: string;
-  replay_count: number;
-  dead_lettered_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /** The agent's model task for the event (agent_tasks): created where it was consumed, its state now, its dead letter. */
 export const agentTaskTrail: TrailSource = {
   name: 'agent-task',
   async entries(event, { db }) {
-    const rows: AgentTaskRow[] = await db.query(
-      `SELECT state, attempts, claimed_by, last_error_class, last_error, NULLIF(next_attempt_at, 'infinity') AS next_attempt_at,
-              source_topic, source_partition, source_offset, replay_count, dead_lettered_at, created_at, updated_at
-         FROM agent_tasks WHERE event_id = $1`,
-      [event.id],
-    );
-    const task = rows[0];
+    const task = await findAgentTaskTrail(db, event.id);
     if (!task) return [];
     const lastError = task.last_error ? `${task.last_error_class ?? 'Error'}: ${task.last_error}` : null;
     const entries: TrailEntry[] = [

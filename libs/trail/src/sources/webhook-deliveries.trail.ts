@@ -1,29 +1,8 @@
+import { findDeliveryTrail } from '@app/webhooks';
 import { TrailEntry, TrailSource } from '../trail';
 
 /** The consumer group that turns events into outbound deliveries. */
 const GROUP = 'webhooks';
-
-interface DeliveryRow {
-  id: string;
-  endpoint_id: string;
-  url: string;
-  state: string;
-  attempts: number;
-  replay_count: number;
-  last_error: string | null;
-  created_at: Date;
-  failed_at: Date | null;
-}
-
-interface AttemptRow {
-  delivery_id: string;
-  attempt: number;
-  started_at: Date;
-  /** Null while the attempt is in flight. */
-  latency_ms: number | null;
-  status: number | null;
-  error: string | null;
-}
 
 /**
  * The event's outbound webhook deliveries (webhook_deliveries: one per endpoint that wanted it, written by the
@@ -33,18 +12,8 @@ interface AttemptRow {
 export const webhookDeliveriesTrail: TrailSource = {
   name: 'webhook-deliveries',
   async entries(event, { db }) {
-    const deliveries: DeliveryRow[] = await db.query(
-      `SELECT d.id, d.endpoint_id, e.url, d.state, d.attempts, d.replay_count, d.last_error, d.created_at, d.failed_at
-         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.event_id = $1 ORDER BY d.id`,
-      [event.id],
-    );
+    const { deliveries, attempts } = await findDeliveryTrail(db, event.id);
     if (deliveries.length === 0) return [];
-    const attempts: AttemptRow[] = await db.query(
-      `SELECT delivery_id, attempt, started_at, latency_ms, status, error
-         FROM webhook_delivery_attempts WHERE delivery_id = ANY($1::bigint[]) ORDER BY id`,
-      [deliveries.map((delivery) => delivery.id)],
-    );
     const entries: TrailEntry[] = [];
     for (const delivery of deliveries) {
       const id = String(delivery.id);

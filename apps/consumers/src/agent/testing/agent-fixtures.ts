@@ -1,6 +1,6 @@
+import { AgentTaskStatus, findAgentTask } from '@app/agent-tasks';
 import { DataSource } from 'typeorm';
 import { FakeModelServer } from '../dev-model/model.server';
-import { AgentTaskStatus, findAgentTask } from '../find-agent-task';
 
 /** The agent settings of a consumers process in the lease tests: one worker, a 1.5 s lease, polled every 100 ms. */
 export function agentProcessEnv(model: FakeModelServer, apiKey: string): Record<string, string> {

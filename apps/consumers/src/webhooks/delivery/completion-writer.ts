@@ -1,7 +1,7 @@
 import { errorMessage } from '@app/consumer-runtime';
+import { AttemptOutcome } from '@app/webhooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from 'pino';
-import { AttemptOutcome } from './outcomes.repository';
 
 const MAX_BATCH = 200;
 const RETRY_MS = 500;

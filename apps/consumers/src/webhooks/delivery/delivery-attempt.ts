@@ -1,6 +1,5 @@
 import { GuardedHttpClient, PostFailedError, PostLimits, SsrfGuard, UrlRefusedError } from '@app/ssrf-guard';
-import { ClaimedDelivery } from './deliveries.repository';
-import { AttemptOutcome, AttemptResult } from './outcomes.repository';
+import { AttemptOutcome, AttemptResult, ClaimedDelivery } from '@app/webhooks';
 import { RetrySchedule } from './retry-schedule';
 import { InvalidSigningSecretError, WebhookSigner } from './webhook-signer';
 

@@ -1,8 +1,7 @@
 import { errorMessage } from '@app/consumer-runtime';
 import { TaskExecutor } from '@app/tasks';
+import { AttemptOutcome, ClaimRequest, ClaimedDelivery } from '@app/webhooks';
 import { Logger } from 'pino';
-import { ClaimedDelivery, ClaimRequest } from './deliveries.repository';
-import { AttemptOutcome } from './outcomes.repository';
 
 export interface DispatcherDeps {
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;

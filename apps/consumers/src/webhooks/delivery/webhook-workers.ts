@@ -5,7 +5,17 @@ import { LOGGER } from '@app/logger';
 import { OutboxNotifier } from '@app/outbox';
 import { GuardedHttpClient, SsrfGuard } from '@app/ssrf-guard';
 import { TaskDeadLetters } from '@app/tasks';
-import { ssrfExceptions, ssrfPolicyOf } from '@app/webhooks';
+import {
+  AttemptOutcome,
+  WEBHOOK_DEAD_LETTER_BATCH,
+  claimDeliveries,
+  expireLeasesOfGoneOwners,
+  recordOutcomes,
+  releaseDeliveries,
+  ssrfExceptions,
+  ssrfPolicyOf,
+  webhookDeadDeliveries,
+} from '@app/webhooks';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Partitioners, Producer } from 'kafkajs';
 import { hostname } from 'node:os';
@@ -15,14 +25,10 @@ import { ConsumerServiceDeps } from '../../consumer-service.deps';
 import { onDeliveriesCommitted } from '../fan-out/deliveries-written';
 import { pruneWebhookDeliveries, WEBHOOK_DELIVERIES_RETENTION_JOB } from '../retention/webhook-deliveries-retention';
 import { WebhookMetrics } from '../webhook.metrics';
-import { claimDeliveries, releaseDeliveries } from './deliveries.repository';
 import { DeliveryAttempt } from './delivery-attempt';
 import { DeliveryDispatcher } from './delivery-dispatcher';
-import { expireLeasesOfGoneOwners } from './lease-owners.repository';
 import { parseDuration, RetrySchedule } from './retry-schedule';
 import { CompletionWriter } from './completion-writer';
-import { AttemptOutcome, recordOutcomes } from './outcomes.repository';
-import { WEBHOOK_DEAD_LETTER_BATCH, webhookDeadDeliveries } from './webhook-dead-letters';
 import { WebhookSigner } from './webhook-signer';
 import { DELIVERIES_CHANNEL, WorkersSession } from './workers-session';
 import { WebhookDeliveryEnv } from '../config/webhook-delivery.env';

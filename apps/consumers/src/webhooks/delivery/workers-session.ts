@@ -1,7 +1,7 @@
 import { errorMessage } from '@app/consumer-runtime';
+import { takeLeaseOwnerLock } from '@app/webhooks';
 import { Client } from 'pg';
 import { Logger } from 'pino';
-import { takeLeaseOwnerLock } from './lease-owners.repository';
 
 /** The channel that tells delivery workers in every process that new deliveries were committed. */
 export const DELIVERIES_CHANNEL = 'hookrail_webhook_deliveries';

@@ -1,11 +1,11 @@
 import { ConsumerContext } from '@app/consumer-runtime';
 import { CloudEvent } from '@app/contracts';
+import { FanOutRow, insertDeliveries, requeueFailedDeliveries } from '@app/webhooks';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../../consumer-service.deps';
 import { RetrySchedule } from '../delivery/retry-schedule';
 import { markDeliveriesWritten } from './deliveries-written';
-import { FanOutRow, insertDeliveries, requeueFailedDeliveries } from './fan-out.repository';
 import { WebhookDeliveryEnv } from '../config/webhook-delivery.env';
 
 /**

@@ -1,13 +1,13 @@
+import { AgentTaskStatusRepository } from '@app/agent-tasks';
 import { findGroupStatuses } from '@app/consumer-runtime';
 import { Database, managerRows } from '@app/db';
 import { InboundEventRepository } from '@app/inbound-events';
 import { OutboxRepository } from '@app/outbox';
 import { SagaViews } from '@app/saga';
+import { WebhookDeliveryStatusRepository } from '@app/webhooks';
 import { Injectable } from '@nestjs/common';
 import { malformed, notFound } from '../../../http/problem';
-import { AgentTaskStatusRepository } from '../../agent-task-status.repository';
 import { EventSagaView, toEventSagaView } from '../../event-saga.view';
-import { WebhookDeliveryStatusRepository } from '../../webhook-delivery-status.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

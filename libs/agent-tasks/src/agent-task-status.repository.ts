@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 
 /** The agent's slow-work task of an event, as the status API shows it. */
-export interface AgentTaskStatus {
+export interface AgentTaskSummary {
   /** pending, claimed, done, failed or dead. */
   state: string;
   attempts: number;
@@ -12,14 +12,11 @@ export interface AgentTaskStatus {
   updatedAt: Date;
 }
 
-/**
- * Read side of `agent_tasks` for the status API. The agent (apps/consumers) owns the table and every write to it;
- * the ingress only reads the few columns it shows, as it does for the outbox.
- */
+/** The few columns of an event's agent task that the ingress's status API (GET /events/:id) shows. */
 @Injectable()
 export class AgentTaskStatusRepository {
   /** The task created for `eventId`, or undefined when the agent has not seen the event (or it needs no model). */
-  async findByEventId(manager: EntityManager, eventId: string): Promise<AgentTaskStatus | undefined> {
+  async findByEventId(manager: EntityManager, eventId: string): Promise<AgentTaskSummary | undefined> {
     const rows: Array<{
       state: string;
       attempts: number;

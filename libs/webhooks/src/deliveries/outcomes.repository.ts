@@ -1,6 +1,6 @@
 import { preparedQuery } from '@app/db';
 import { giveUpEvent } from '@app/tasks';
-import { disableEndpoints } from '@app/webhooks';
+import { disableEndpoints } from '../endpoints/webhook-endpoints.repository';
 import { EntityManager } from 'typeorm';
 
 /**

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { AgentTaskState } from './agent-task.entity';
+import { AgentTaskState } from './entities/agent-task.entity';
 
 /** The whole agent task of one event, as the agent's tests inspect it (the status API reads its own few columns). */
 export interface AgentTaskStatus {

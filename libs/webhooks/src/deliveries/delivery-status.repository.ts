@@ -14,7 +14,7 @@ export interface WebhookDeliveryStatus {
   updatedAt: Date;
 }
 
-/** Read side of webhook_deliveries for the status API; the consumers' `webhooks` group owns its writes. */
+/** The deliveries of an event for the ingress's status API (GET /events/:id). */
 @Injectable()
 export class WebhookDeliveryStatusRepository {
   /** The event's deliveries, one per endpoint, in the order they were written (uq_webhook_deliveries_event_endpoint). */

@@ -1,6 +1,6 @@
 import { CloudEvent } from '@app/contracts';
 import { DataSource, EntityManager } from 'typeorm';
-import { AgentTaskState } from './agent-task.entity';
+import { AgentTaskState } from './entities/agent-task.entity';
 
 type Db = EntityManager | DataSource;
 

@@ -1,5 +1,5 @@
 import { preparedQuery } from '@app/db';
-import { eventTypeMatchSql } from '@app/webhooks';
+import { eventTypeMatchSql } from '../event-type-filter';
 import { EntityManager } from 'typeorm';
 
 /**
