@@ -5,6 +5,7 @@ import {
   ClaimedAgentTask,
   claimAgentTask,
   claimAgentTaskPastCeiling,
+  claimAgentTasks,
   completeAgentTask,
   enqueueAgentTask,
   failAgentTask,
@@ -62,6 +63,29 @@ describe('agent_tasks state machine (real Postgres)', () => {
       `SELECT state, COUNT(*)::text AS count FROM agent_tasks GROUP BY state`,
     );
     expect(states).toEqual([{ state: 'claimed', count: '40' }]);
+    await dataSource.query(`DELETE FROM agent_tasks`);
+  });
+
+  it('claims one task per worker id in one statement, and concurrent claims never share one', async () => {
+    const tasks = Array.from({ length: 30 }, (_, index) => newTask(`ord-batch-${index}`));
+    for (const task of tasks) await enqueueAgentTask(dataSource.manager, task);
+    const slots = (process: string) => Array.from({ length: 8 }, (_, slot) => `${process}/${slot}`);
+
+    const rounds = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((process) => claimAgentTasks(dataSource, slots(process), 60_000)),
+    );
+    const claimed = rounds.flat();
+
+    expect(rounds.map((round) => round.length).sort()).toEqual([6, 8, 8, 8]);
+    expect(new Set(claimed.map((task) => task.eventId)).size).toBe(30);
+    for (const round of rounds) expect(new Set(round.map((task) => task.claimedBy)).size).toBe(round.length);
+    const owners: Array<{ event_id: string; claimed_by: string }> = await dataSource.query(
+      `SELECT event_id, claimed_by FROM agent_tasks WHERE state = 'claimed'`,
+    );
+    expect(new Map(owners.map((row) => [row.event_id, row.claimed_by]))).toEqual(
+      new Map(claimed.map((task) => [task.eventId, task.claimedBy])),
+    );
+    expect(await claimAgentTasks(dataSource, slots('e'), 60_000)).toEqual([]);
     await dataSource.query(`DELETE FROM agent_tasks`);
   });
 

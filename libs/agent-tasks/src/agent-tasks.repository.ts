@@ -1,3 +1,4 @@
+import { poolQuery } from '@app/db';
 import { CloudEvent } from '@app/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentTaskState } from './entities/agent-task.entity';
@@ -22,6 +23,8 @@ export interface ClaimedAgentTask {
   /** Of those, the ones that ended with a dependency down (they do not spend the attempt budget). */
   dependencyFailures: number;
   fencingToken: string;
+  /** The worker (a slot of a process) the claim gave it to. */
+  claimedBy: string;
   /** When the first failure happened; the retry ceiling counts from it. */
   firstFailedAt: Date | null;
   /** `claimed` when this claim took over a lease that had run out (its worker died or stalled). */
@@ -68,23 +71,42 @@ export async function enqueueAgentTask(
 }
 
 /**
- * One atomic statement: the task due longest (`pending`, `failed` past its backoff, or `claimed` past its lease: all
- * three are `next_attempt_at <= now()`), locked with SKIP LOCKED so that concurrent workers each get a different one,
- * becomes `claimed` by `workerId` with a new lease, a raised fencing token and one more attempt. Null when nothing is
- * due.
+ * One atomic statement: the tasks due longest (`pending`, `failed` past its backoff, or `claimed` past its lease: all
+ * three are `next_attempt_at <= now()`), one per worker id given, locked with SKIP LOCKED so that concurrent claims
+ * each get different ones, become `claimed` by their worker with a new lease, a raised fencing token and one more
+ * attempt. Fewer (or none) when fewer are due. One round trip for every free slot of a process.
  */
-export async function claimAgentTask(db: Db, workerId: string, leaseMs: number): Promise<ClaimedAgentTask | null> {
-  return claimedTask(
-    await db.query(
-      claimStatement(`SELECT id, state AS prior_state, claimed_by AS prior_claimed_by
-                        FROM agent_tasks
-                       WHERE next_attempt_at <= now()
-                       ORDER BY next_attempt_at
-                       LIMIT 1
-                         FOR UPDATE SKIP LOCKED`),
-      [workerId, leaseMs],
+export async function claimAgentTasks(
+  db: DataSource,
+  workerIds: string[],
+  leaseMs: number,
+): Promise<ClaimedAgentTask[]> {
+  if (workerIds.length === 0) return [];
+  return claimedTasks(
+    await poolQuery(
+      db,
+      claimStatement(`SELECT l.id, l.prior_state, l.prior_claimed_by, s.worker
+                        FROM (SELECT id, state AS prior_state, claimed_by AS prior_claimed_by,
+                                     row_number() OVER (ORDER BY next_attempt_at, id) AS n
+                                FROM (SELECT id, state, claimed_by, next_attempt_at
+                                        FROM agent_tasks
+                                       WHERE next_attempt_at <= now()
+                                       ORDER BY next_attempt_at
+                                       LIMIT cardinality($1::varchar[])
+                                         FOR UPDATE SKIP LOCKED) locked) l
+                        JOIN unnest($1::varchar[]) WITH ORDINALITY AS s(worker, n) ON s.n = l.n`),
+      [workerIds, leaseMs],
     ),
   );
+}
+
+/** `claimAgentTasks` for one worker: its task, or null when nothing is due. */
+export async function claimAgentTask(
+  db: DataSource,
+  workerId: string,
+  leaseMs: number,
+): Promise<ClaimedAgentTask | null> {
+  return (await claimAgentTasks(db, [workerId], leaseMs))[0] ?? null;
 }
 
 /**
@@ -92,14 +114,15 @@ export async function claimAgentTask(db: Db, workerId: string, leaseMs: number):
  * dependency and whose retry ceiling (`ceilingMs` after its first failure) is spent, for its last try.
  */
 export async function claimAgentTaskPastCeiling(
-  db: Db,
+  db: DataSource,
   workerId: string,
   leaseMs: number,
   ceilingMs: number,
 ): Promise<ClaimedAgentTask | null> {
-  return claimedTask(
-    await db.query(
-      claimStatement(`SELECT id, state AS prior_state, claimed_by AS prior_claimed_by
+  const [task] = claimedTasks(
+    await poolQuery(
+      db,
+      claimStatement(`SELECT id, state AS prior_state, claimed_by AS prior_claimed_by, $1::varchar AS worker
                         FROM agent_tasks
                        WHERE state = 'failed' AND last_error_dependency IS NOT NULL
                          AND first_failed_at <= now() - $3 * interval '1 millisecond' AND next_attempt_at <= now()
@@ -109,34 +132,37 @@ export async function claimAgentTaskPastCeiling(
       [workerId, leaseMs, ceilingMs],
     ),
   );
+  return task ?? null;
 }
 
-/** The claim's update of the task that `due` selects and locks ($1 the worker, $2 the lease). */
+/**
+ * The claim's update of the tasks that `due` selects and locks, each with its `worker` ($2 the lease). Prepared once
+ * per connection (`poolQuery`): planning it costs about as much as running it.
+ */
 function claimStatement(due: string): string {
   return `UPDATE agent_tasks t
              SET state = 'claimed', claimed_at = now(), lease_until = now() + $2 * interval '1 millisecond',
-                 next_attempt_at = now() + $2 * interval '1 millisecond', claimed_by = $1,
+                 next_attempt_at = now() + $2 * interval '1 millisecond', claimed_by = due.worker,
                  fencing_token = t.fencing_token + 1, attempts = t.attempts + 1, updated_at = now()
             FROM (${due}) due
            WHERE t.id = due.id
-          RETURNING t.id, t.event_id, t.event, t.attempts, t.dependency_failures, t.fencing_token, t.first_failed_at,
-                    due.prior_state, due.prior_claimed_by`;
+          RETURNING t.id, t.event_id, t.event, t.attempts, t.dependency_failures, t.fencing_token, t.claimed_by,
+                    t.first_failed_at, due.prior_state, due.prior_claimed_by`;
 }
 
-function claimedTask(result: unknown): ClaimedAgentTask | null {
-  const [row] = updatedRows(result);
-  if (!row) return null;
-  return {
+function claimedTasks(rows: Array<Record<string, any>>): ClaimedAgentTask[] {
+  return rows.map((row) => ({
     id: String(row.id),
     eventId: row.event_id,
     event: row.event,
     attempts: Number(row.attempts),
     dependencyFailures: Number(row.dependency_failures),
     fencingToken: String(row.fencing_token),
+    claimedBy: row.claimed_by,
     firstFailedAt: row.first_failed_at ? new Date(row.first_failed_at) : null,
     priorState: row.prior_state,
     priorClaimedBy: row.prior_claimed_by,
-  };
+  }));
 }
 
 /** Extends the lease; false when the task is no longer ours (another claim raised the fencing token). */
@@ -151,14 +177,15 @@ export async function renewAgentTaskLease(db: Db, task: TaskFence, leaseMs: numb
 }
 
 /** `done` with the result, only if the fencing token still matches; false means a stale worker was turned away. */
-export async function completeAgentTask(db: Db, task: TaskFence, result: unknown): Promise<boolean> {
-  return affected(
-    await db.query(
-      `UPDATE agent_tasks SET state = 'done', result = $3, lease_until = NULL, next_attempt_at = 'infinity', updated_at = now()
-        WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
-      [task.id, task.fencingToken, JSON.stringify(result)],
-    ),
+export async function completeAgentTask(db: DataSource, task: TaskFence, result: unknown): Promise<boolean> {
+  const rows = await poolQuery(
+    db,
+    `UPDATE agent_tasks SET state = 'done', result = $3, lease_until = NULL, next_attempt_at = 'infinity', updated_at = now()
+      WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'
+     RETURNING id`,
+    [task.id, task.fencingToken, JSON.stringify(result)],
   );
+  return rows.length > 0;
 }
 
 export interface TaskFailure {
@@ -248,10 +275,6 @@ export async function deleteFinishedAgentTasksBefore(db: Db, cutoff: Date, limit
 }
 
 // TypeORM's postgres driver answers an UPDATE with [returned rows, affected count].
-function updatedRows(result: unknown): Array<Record<string, any>> {
-  return Array.isArray(result) && Array.isArray(result[0]) ? result[0] : [];
-}
-
 function affected(result: unknown): boolean {
   return Array.isArray(result) && typeof result[1] === 'number' && result[1] > 0;
 }

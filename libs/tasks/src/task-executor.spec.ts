@@ -112,4 +112,36 @@ describe('the task executor', () => {
     ]);
     await executor.stop();
   });
+
+  it('with claimConcurrency 2, a slot that frees during a slow claim round is claimed by a second round at once', async () => {
+    const rounds: number[][] = [];
+    const running = new Map<string, () => void>();
+    let releaseSlowRound!: () => void;
+    const executor = new TaskExecutor<Job>({
+      slots: 2,
+      pollIntervalMs: 60_000,
+      claimConcurrency: 2,
+      claim: async ({ slots }) => {
+        const round = rounds.push([...slots]);
+        if (round === 2) await new Promise<void>((resolve) => (releaseSlowRound = resolve));
+        return slots.map((slot) => ({ id: `round-${round}-slot-${slot}` }));
+      },
+      run: (job, signal) =>
+        new Promise<void>((resolve) => {
+          running.set(job.id, () => (running.delete(job.id), resolve()));
+          signal.addEventListener('abort', () => resolve());
+        }),
+      failed: () => undefined,
+    });
+    executor.start();
+    await waitFor(() => running.size === 2, { what: 'the first round filling both slots' });
+    running.get('round-1-slot-0')!();
+    await waitFor(() => rounds.length === 2, { what: 'a slow round for slot 0' });
+    running.get('round-1-slot-1')!();
+    await waitFor(() => running.has('round-3-slot-1'), { what: 'slot 1 claimed while the slow round is in flight' });
+    expect(rounds).toEqual([[0, 1], [0], [1]]);
+    releaseSlowRound();
+    await waitFor(() => running.has('round-2-slot-0'), { what: 'the slow round ending' });
+    await executor.stop();
+  });
 });

@@ -27,6 +27,11 @@ export interface TaskExecutorDeps<T extends { id: string }> {
   claimBatch?: number;
   /** The wait after a failed claim (default 1 s). */
   backoffMs?: number;
+  /**
+   * Claim rounds in flight at once (default 1). More lets a slot that frees during a round claim without waiting for
+   * it; a kind whose claim counts what the process holds (the deliveries' fair share) keeps 1.
+   */
+  claimConcurrency?: number;
 }
 
 /**
@@ -39,6 +44,10 @@ export interface TaskExecutorDeps<T extends { id: string }> {
 export class TaskExecutor<T extends { id: string }> {
   private readonly wakeup = new Wakeup();
   private readonly running = new Map<number, { task: T; abort: AbortController; done: Promise<void> }>();
+  /** Slots a claim round in flight will fill. */
+  private readonly reserved = new Set<number>();
+  private readonly rounds = new Set<Promise<void>>();
+  private backoffUntil = 0;
   private stopped = false;
   private loop?: Promise<void>;
 
@@ -68,34 +77,58 @@ export class TaskExecutor<T extends { id: string }> {
     this.stopped = true;
     this.wakeup.signal();
     await this.loop;
+    await Promise.all(this.rounds);
     const interrupted = [...this.running.values()];
     interrupted.forEach((entry) => entry.abort.abort());
     await Promise.all(interrupted.map((entry) => entry.done));
   }
 
   private async run(): Promise<void> {
-    const { pollIntervalMs, claimBatch = 100, backoffMs = 1_000 } = this.deps;
+    const { pollIntervalMs, claimBatch = 100, claimConcurrency = 1 } = this.deps;
     while (!this.stopped) {
-      const slots = this.freeSlots().slice(0, claimBatch);
-      let claimed: T[] = [];
-      if (slots.length > 0) {
-        try {
-          claimed = await this.deps.claim({ limit: slots.length, slots, inHand: this.inHand() });
-        } catch (error) {
-          this.deps.failed(error);
-          await this.wakeup.wait(backoffMs);
-          continue;
-        }
-        claimed.slice(0, slots.length).forEach((task, i) => this.launch(task, slots[i]));
+      const backoff = this.backoffUntil - Date.now();
+      if (backoff > 0) {
+        await this.wakeup.wait(backoff);
+        continue;
       }
-      if (slots.length > 0 && claimed.length === slots.length) continue;
+      const slots = this.freeSlots().slice(0, claimBatch);
+      if (slots.length > 0 && this.rounds.size >= claimConcurrency) {
+        // A slot is free but as many rounds as allowed are in flight: the first to end makes room.
+        await Promise.race(this.rounds);
+        continue;
+      }
+      if (slots.length > 0) this.startRound(slots);
       await this.wakeup.wait(pollIntervalMs);
     }
   }
 
+  /** Claims for `slots`; wakes the loop again when the round filled them all (more may be due). */
+  private startRound(slots: number[]): void {
+    slots.forEach((slot) => this.reserved.add(slot));
+    const round = this.deps
+      .claim({ limit: slots.length, slots, inHand: this.inHand() })
+      .then(
+        (claimed) => {
+          claimed.slice(0, slots.length).forEach((task, i) => this.launch(task, slots[i]));
+          if (claimed.length >= slots.length) this.wakeup.signal();
+        },
+        (error: unknown) => {
+          this.deps.failed(error);
+          this.backoffUntil = Date.now() + (this.deps.backoffMs ?? 1_000);
+          this.wakeup.signal();
+        },
+      )
+      .finally(() => {
+        slots.forEach((slot) => this.reserved.delete(slot));
+        this.rounds.delete(round);
+      });
+    this.rounds.add(round);
+  }
+
   private freeSlots(): number[] {
     const free: number[] = [];
-    for (let slot = 0; slot < this.deps.slots; slot++) if (!this.running.has(slot)) free.push(slot);
+    for (let slot = 0; slot < this.deps.slots; slot++)
+      if (!this.running.has(slot) && !this.reserved.has(slot)) free.push(slot);
     return free;
   }
 

@@ -13,19 +13,21 @@ import { ClaimScope, ModelBreaker } from './model-breaker';
 import { ModelClient } from './model.client';
 import { AgentEnv } from './agent.env';
 
-/** A claimed task with what it was claimed as: the breaker's scope, and the slot's worker id. */
+/** Claim rounds in flight at once per process (the breaker's probe is granted to one slot at a time either way). */
+const AGENT_CLAIM_CONCURRENCY = 4;
+
+/** A claimed task with what the breaker let its slot claim. */
 interface AgentClaim {
   id: string;
   task: ClaimedAgentTask;
   scope: ClaimScope;
-  workerId: string;
 }
 
 /**
  * The agent's tasks on the task executor: AGENT_WORKERS slots in this process, each working one task at a time,
  * claiming when a slot frees and every AGENT_POLL_INTERVAL_MS when idle, within what the model's breaker (shared by
- * the slots) lets them claim. Every claim round first flushes dead tasks still to be dead-lettered (e.g. after a
- * crash between `dead` and the broker's ack). Stopping hands the tasks in hand back.
+ * the slots) lets them claim. A claim round at most every AGENT_POLL_INTERVAL_MS first flushes dead tasks still to be
+ * dead-lettered (e.g. after a crash between `dead` and the broker's ack). Stopping hands the tasks in hand back.
  */
 @Injectable()
 export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -89,32 +91,28 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
         },
       },
     });
+    let flushedAt = 0;
     this.executor = new TaskExecutor<AgentClaim>({
       slots: config.AGENT_WORKERS,
       pollIntervalMs: config.AGENT_POLL_INTERVAL_MS,
+      // A slot that frees while a claim is in flight claims at once, as its own loop would.
+      claimConcurrency: AGENT_CLAIM_CONCURRENCY,
       claim: async ({ slots }) => {
-        await deadLetters
-          .flush()
-          .catch((error) =>
-            this.logger.error(
-              { group, err: errorMessage(error) },
-              'could not dead-letter yet; a worker will try again',
-            ),
-          );
-        const claims: AgentClaim[] = [];
-        for (const slot of slots) {
-          const workerId = `${hostname()}/${process.pid}/${slot}`;
-          const scope = breaker.claimScope();
-          const task = await worker.claim(workerId, scope);
-          if (!task) break;
-          claims.push({ id: task.id, task, scope, workerId });
+        if (Date.now() - flushedAt >= config.AGENT_POLL_INTERVAL_MS) {
+          flushedAt = Date.now();
+          await deadLetters
+            .flush()
+            .catch((error) =>
+              this.logger.error({ group, err: errorMessage(error) }, 'could not dead-letter yet; trying again later'),
+            );
         }
-        return claims;
+        const claims = await worker.claim(slots.map((slot) => `${hostname()}/${process.pid}/${slot}`));
+        return claims.map(({ task, scope }) => ({ id: task.id, task, scope }));
       },
-      run: (claim, stopping) => worker.run(claim.task, claim.scope, claim.workerId, stopping),
+      run: (claim, stopping) => worker.run(claim.task, claim.scope, stopping),
       failed: (error, claim) =>
         this.logger.error(
-          { group, workerId: claim?.workerId, eventId: claim?.task.eventId, err: errorMessage(error) },
+          { group, workerId: claim?.task.claimedBy, eventId: claim?.task.eventId, err: errorMessage(error) },
           claim ? 'agent task attempt failed unexpectedly; its lease will run out' : 'could not claim agent tasks',
         ),
     });

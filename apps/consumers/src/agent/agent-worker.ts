@@ -2,6 +2,7 @@ import {
   ClaimedAgentTask,
   TaskFailure,
   claimAgentTask,
+  claimAgentTasks,
   claimAgentTaskPastCeiling,
   completeAgentTask,
   failAgentTask,
@@ -49,19 +50,34 @@ export interface AgentWorkerDeps {
 export class AgentWorker {
   constructor(private readonly deps: AgentWorkerDeps) {}
 
-  /** Claims the task due longest within `scope`; null when nothing is due (a `probe` not used goes back). */
-  async claim(workerId: string, scope: ClaimScope): Promise<ClaimedAgentTask | null> {
+  /**
+   * Claims up to one task per worker id (a free slot each), the ones due longest. While the breaker is closed that is
+   * one statement for all of them; while it is open each slot claims within what the breaker grants it (the probe, or
+   * a task whose ceiling is spent), and a probe that found no task goes back.
+   */
+  async claim(workerIds: string[]): Promise<Array<{ task: ClaimedAgentTask; scope: ClaimScope }>> {
     const { dataSource, settings, breaker } = this.deps;
-    const task =
-      scope === 'past-ceiling'
-        ? await claimAgentTaskPastCeiling(dataSource, workerId, settings.leaseMs, settings.ceilingMs)
-        : await claimAgentTask(dataSource, workerId, settings.leaseMs);
-    if (!task && scope === 'probe') breaker.probeUnused();
-    return task;
+    if (!breaker.isOpen)
+      return (await claimAgentTasks(dataSource, workerIds, settings.leaseMs)).map((task) => ({ task, scope: 'any' }));
+    const claims: Array<{ task: ClaimedAgentTask; scope: ClaimScope }> = [];
+    for (const workerId of workerIds) {
+      const scope = breaker.claimScope();
+      const task =
+        scope === 'past-ceiling'
+          ? await claimAgentTaskPastCeiling(dataSource, workerId, settings.leaseMs, settings.ceilingMs)
+          : await claimAgentTask(dataSource, workerId, settings.leaseMs);
+      if (!task) {
+        if (scope === 'probe') breaker.probeUnused();
+        break;
+      }
+      claims.push({ task, scope });
+    }
+    return claims;
   }
 
   /** Takes a task claimed within `scope` to its next state; `stopping` hands it back. */
-  async run(task: ClaimedAgentTask, scope: ClaimScope, workerId: string, stopping: AbortSignal): Promise<void> {
+  async run(task: ClaimedAgentTask, scope: ClaimScope, stopping: AbortSignal): Promise<void> {
+    const workerId = task.claimedBy;
     const { dataSource, settings, metrics, logger, group, breaker } = this.deps;
     const log = logger.child({
       group,
