@@ -6,10 +6,11 @@
 // the bound the slots set (workers / latency), and the agent's own model client calling the same model with as many
 // calls in flight, as fast as it can.
 import 'reflect-metadata';
-import { CloudEvent, dltTopic, replayTopic, SHOP_ORDER_PLACED_V1, TOPICS, toKafkaRecord } from '@app/contracts';
+import { CloudEvent, dltTopic, replayTopic, TOPICS, toKafkaRecord } from '@app/contracts';
 import { createKafka, ensureTopics } from '@app/kafka';
+import { orderEvent } from '@app/testing';
 import { execFileSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { Client } from 'pg';
 import { FakeModelServer } from '../../apps/consumers/src/agent/dev-model/model.server';
@@ -57,7 +58,10 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: url });
   try {
     await db.connect();
-    const events = Array.from({ length: TASKS }, (_, i) => orderWithNote(`ord_${i}`));
+    const note = 'please gift-wrap it and leave it with the neighbour';
+    const events = Array.from({ length: TASKS }, (_, i) =>
+      orderEvent(`ord_${i}`, { source: '/webhooks/shop', data: { note } }),
+    );
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     await producer.send({ topic: `${namespace}${TOPICS.shopOrders}`, acks: -1, messages: events.map(toKafkaRecord) });
@@ -88,26 +92,6 @@ async function main(): Promise<void> {
       .catch(() => undefined);
     await admin.disconnect();
   }
-}
-
-function orderWithNote(orderId: string): CloudEvent {
-  return {
-    specversion: '1.0',
-    id: randomUUID(),
-    source: '/webhooks/shop',
-    type: SHOP_ORDER_PLACED_V1,
-    time: new Date().toISOString(),
-    datacontenttype: 'application/json',
-    subject: orderId,
-    data: {
-      orderId,
-      customer: { id: 'cus_8f2b1c', email: 'ada@example.com' },
-      amount: 4200,
-      currency: 'EUR',
-      lineItems: [{ sku: 'notebook', quantity: 2, unitAmount: 2100 }],
-      note: 'please gift-wrap it and leave it with the neighbour',
-    },
-  };
 }
 
 /** Polls until every task is done (or 10 minutes passed); the span from the first written to the last done. */
