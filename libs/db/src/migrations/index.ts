@@ -23,6 +23,7 @@ import { SagaRetriesAndCancellation1764633000001 } from './1764633000001-SagaRet
 import { WebhookLeaseOwnersAndReplays1764635000001 } from './1764635000001-WebhookLeaseOwnersAndReplays';
 import { OutboxParkedAndOneAudit1764640000001 } from './1764640000001-OutboxParkedAndOneAudit';
 import { WebhookDueInOrderIndex1764635000002 } from './1764635000002-WebhookDueInOrderIndex';
+import { TaskTablesOneShape1764650000001 } from './1764650000001-TaskTablesOneShape';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   WebhookLeaseOwnersAndReplays1764635000001,
   WebhookDueInOrderIndex1764635000002,
   OutboxParkedAndOneAudit1764640000001,
+  TaskTablesOneShape1764650000001,
 ];
