@@ -18,6 +18,7 @@ import { ModelClient } from '../../apps/consumers/src/agent/model.client';
 import { triagePrompt } from '../../apps/consumers/src/agent/order-triage.prompt';
 import { appNodeOptions } from '../lib/app-node-options';
 import { freshDatabase, root, spawnBuilt, stop } from '../lib/ingress-fixtures';
+import { deleteTopicsStartingWith } from '../lib/kafka-topics';
 
 const TASKS = Number(process.env.BENCH_TASKS || 3_000);
 const WORKERS = Number(process.env.BENCH_AGENT_WORKERS || 32);
@@ -85,12 +86,7 @@ async function main(): Promise<void> {
     await db.end().catch(() => undefined);
     await stop(consumers);
     await model.close();
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin
-      .deleteTopics({ topics: (await admin.listTopics()).filter((name) => name.startsWith(namespace)) })
-      .catch(() => undefined);
-    await admin.disconnect();
+    await deleteTopicsStartingWith(kafka, namespace);
   }
 }
 

@@ -31,6 +31,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { DevEmailProvider } from '../../apps/consumers/src/notifier/dev-provider/email-provider.server';
 import { appNodeOptions } from '../lib/app-node-options';
+import { deleteTopicsStartingWith } from '../lib/kafka-topics';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 6);
@@ -313,11 +314,7 @@ async function main(): Promise<void> {
     }
   } finally {
     build?.cleanup();
-    const admin = kafka.admin();
-    await admin.connect();
-    const ours = (await admin.listTopics()).filter((name) => name.startsWith(namespace));
-    await admin.deleteTopics({ topics: ours }).catch(() => undefined);
-    await admin.disconnect();
+    await deleteTopicsStartingWith(kafka, namespace);
     const client = new Client({ connectionString: SERVER_URL });
     await client.connect();
     await client.query(`DROP DATABASE IF EXISTS "hookrail_bench_consumers_${run}" WITH (FORCE)`);

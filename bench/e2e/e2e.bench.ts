@@ -16,6 +16,7 @@ import { fixedRate } from '../lib/http-load';
 import { freshDatabase, root, signedRequests, spawnBuilt, stop, waitHttp } from '../lib/ingress-fixtures';
 import { peakRssMb } from '../lib/process-memory';
 import { ms, summary } from '../lib/stats';
+import { deleteTopicsStartingWith } from '../lib/kafka-topics';
 
 const RATE = Number(process.env.BENCH_RATE || 500);
 const SECONDS = Number(process.env.BENCH_SECONDS || 20);
@@ -106,12 +107,7 @@ async function main(): Promise<void> {
   } finally {
     await db.end().catch(() => undefined);
     await Promise.all([stop(ingress), stop(relay), stop(consumers)]);
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin
-      .deleteTopics({ topics: (await admin.listTopics()).filter((name) => name.startsWith(namespace)) })
-      .catch(() => undefined);
-    await admin.disconnect();
+    await deleteTopicsStartingWith(kafka, namespace);
   }
 }
 

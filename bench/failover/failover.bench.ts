@@ -13,6 +13,7 @@ import { AppProcess, cleanEnv, waitFor } from '@app/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { deleteTopicsStartingWith } from '../lib/kafka-topics';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
@@ -275,11 +276,7 @@ async function main(): Promise<void> {
     const relays = await relayRounds();
     process.stdout.write(`consumers kill -9 stall: ${summary(consumers)}\nrelay kill -9 stall: ${summary(relays)}\n`);
   } finally {
-    const admin = kafka.admin();
-    await admin.connect();
-    const ours = (await admin.listTopics()).filter((name) => name.startsWith(namespace));
-    await admin.deleteTopics({ topics: ours }).catch(() => undefined);
-    await admin.disconnect();
+    await deleteTopicsStartingWith(kafka, namespace);
     const client = new Client({ connectionString: SERVER_URL });
     await client.connect();
     await client.query(`DROP DATABASE IF EXISTS "hookrail_bench_failover_${run}" WITH (FORCE)`);

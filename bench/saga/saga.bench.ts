@@ -21,6 +21,7 @@ import { fixedRate, LoadResult, saturate } from '../lib/http-load';
 import { freshDatabase, root, signedRequests, spawnBuilt, stop, waitHttp } from '../lib/ingress-fixtures';
 import { peakRssMb } from '../lib/process-memory';
 import { ms, summary } from '../lib/stats';
+import { deleteTopicsStartingWith } from '../lib/kafka-topics';
 
 const RATE = Number(process.env.BENCH_RATE || 100);
 const SECONDS = Number(process.env.BENCH_SECONDS || 20);
@@ -140,12 +141,7 @@ async function main(): Promise<void> {
     await db.end().catch(() => undefined);
     await Promise.all([stop(ingress), stop(relay), stop(consumers)]);
     await Promise.all([payments.close(), shipping.close()]);
-    const admin = createKafka('hookrail-bench-saga', brokers).admin();
-    await admin.connect();
-    await admin
-      .deleteTopics({ topics: (await admin.listTopics()).filter((name) => name.startsWith(namespace)) })
-      .catch(() => undefined);
-    await admin.disconnect();
+    await deleteTopicsStartingWith(createKafka('hookrail-bench-saga', brokers), namespace);
   }
 }
 

@@ -24,6 +24,7 @@ import { appNodeOptions } from '../lib/app-node-options';
 import { freshDatabase, root, spawnBuilt, stop, waitHttp } from '../lib/ingress-fixtures';
 import { peakRssMb } from '../lib/process-memory';
 import { percentile } from '../lib/stats';
+import { deleteTopicsStartingWith } from '../lib/kafka-topics';
 import { memoryOf, recentLag, Sample, scrapeCounter, tableStats, timeReaching } from './soak-stats';
 
 const EVENTS = Number(process.env.SOAK_EVENTS || 1_000_000);
@@ -213,12 +214,7 @@ async function main(): Promise<void> {
     await db.end().catch(() => undefined);
     await Promise.all([stop(ingress), stop(relay), stop(consumers)]);
     rmSync(dir, { recursive: true, force: true });
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin
-      .deleteTopics({ topics: (await admin.listTopics()).filter((name) => name.startsWith(namespace)) })
-      .catch(() => undefined);
-    await admin.disconnect();
+    await deleteTopicsStartingWith(kafka, namespace);
   }
 }
 

@@ -22,6 +22,7 @@ import { Client } from 'pg';
 import { fixedRate } from '../lib/http-load';
 import { freshDatabase, root, signedRequests, spawnBuilt, stop, waitHttp } from '../lib/ingress-fixtures';
 import { ms, summary } from '../lib/stats';
+import { deleteTopicsStartingWith } from '../lib/kafka-topics';
 
 const EVENTS = Number(process.env.BENCH_EVENTS || 5_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS || 4);
@@ -163,12 +164,7 @@ async function main(): Promise<void> {
   } finally {
     await db.end().catch(() => undefined);
     await Promise.all([stop(ingress), stop(relay), stop(consumers), stop(receiver)]);
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin
-      .deleteTopics({ topics: (await admin.listTopics()).filter((name) => name.startsWith(namespace)) })
-      .catch(() => undefined);
-    await admin.disconnect();
+    await deleteTopicsStartingWith(kafka, namespace);
   }
 }
 
