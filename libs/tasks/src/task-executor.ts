@@ -105,8 +105,8 @@ export class TaskExecutor<T extends { id: string }> {
   /** Claims for `slots`; wakes the loop again when the round filled them all (more may be due). */
   private startRound(slots: number[]): void {
     slots.forEach((slot) => this.reserved.add(slot));
-    const round = this.deps
-      .claim({ limit: slots.length, slots, inHand: this.inHand() })
+    const round = Promise.resolve()
+      .then(() => this.deps.claim({ limit: slots.length, slots, inHand: this.inHand() }))
       .then(
         (claimed) => {
           claimed.slice(0, slots.length).forEach((task, i) => this.launch(task, slots[i]));
