@@ -149,6 +149,7 @@ export const ALLOWED: readonly Allowance[] = [
       'key (the same import direction as above)',
   },
   ...[
+    ['bench/agent/agent.bench.ts', 'agent_tasks'],
     ['bench/consumers/consumers.bench.ts', 'ledger_entries'],
     ['bench/consumers/consumers.bench.ts', 'processed_events'],
     ['bench/e2e/e2e.bench.ts', 'inbound_events'],
