@@ -1,6 +1,7 @@
-import { buildDeadLetter, ConsumerMetrics, Failure, produceDeadLetter } from '@app/consumer-runtime';
+import { buildDeadLetter, ConsumerMetrics, errorMessage, Failure, produceDeadLetter } from '@app/consumer-runtime';
 import { CloudEvent, HOOKRAIL_HEADERS, toKafkaRecord } from '@app/contracts';
 import { DeadLettersRepository } from '@app/dead-letters';
+import { OutboxNotifier } from '@app/outbox';
 import { KafkaMessage, Producer } from 'kafkajs';
 import { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
@@ -58,6 +59,29 @@ export interface TaskDeadLettersDeps {
  */
 export class TaskDeadLetters {
   constructor(private readonly deps: TaskDeadLettersDeps) {}
+
+  /**
+   * Flushes now, every `everyMs` (dead rows a crash left behind) and soon after `soon()` (a task just died), one
+   * flush at a time, calls in between folded into one. A flush the broker or the database did not take is logged; its
+   * rows wait for the next. `stop` ends the sweep once the flush under way is done.
+   */
+  sweep(everyMs: number): { soon(): void; stop(): Promise<void> } {
+    const { group, logger } = this.deps;
+    let current: Promise<unknown> = Promise.resolve();
+    const flusher = new OutboxNotifier(
+      () => (current = this.flush()),
+      (error) => logger.error({ group, err: errorMessage(error) }, 'could not dead-letter yet; trying again later'),
+    );
+    const timer = setInterval(() => flusher.committed(), everyMs);
+    flusher.committed();
+    return {
+      soon: () => flusher.committed(),
+      stop: async () => {
+        clearInterval(timer);
+        await current.catch(() => undefined);
+      },
+    };
+  }
 
   /** Returns how many dead letters it produced. */
   async flush(): Promise<number> {

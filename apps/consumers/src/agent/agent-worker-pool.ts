@@ -26,14 +26,16 @@ interface AgentClaim {
 /**
  * The agent's tasks on the task executor: AGENT_WORKERS slots in this process, each working one task at a time,
  * claiming when a slot frees and every AGENT_POLL_INTERVAL_MS when idle, within what the model's breaker (shared by
- * the slots) lets them claim. A claim round at most every AGENT_POLL_INTERVAL_MS first flushes dead tasks still to be
- * dead-lettered (e.g. after a crash between `dead` and the broker's ack). Stopping hands the tasks in hand back.
+ * the slots) lets them claim. Dead tasks go to `agent.dlt` as soon as one dies, and every AGENT_POLL_INTERVAL_MS
+ * those still to be dead-lettered (e.g. after a crash between `dead` and the broker's ack). Stopping hands the tasks
+ * in hand back.
  */
 @Injectable()
 export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShutdown {
   private executor?: TaskExecutor<AgentClaim>;
   private producer?: Producer;
   private breaker?: ModelBreaker;
+  private deadLetterSweep?: { soon(): void; stop(): Promise<void> };
 
   constructor(
     private readonly deps: ConsumerServiceDeps<AgentEnv>,
@@ -60,6 +62,7 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
       rows: agentDeadTasks,
       batch: AGENT_DEAD_LETTER_BATCH,
     });
+    const deadLetterSweep = (this.deadLetterSweep = deadLetters.sweep(config.AGENT_POLL_INTERVAL_MS));
     const breaker = new ModelBreaker({
       group,
       settings: {
@@ -79,7 +82,7 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
       model: this.model,
       breaker,
       metrics: this.metrics,
-      deadLetters,
+      deadLetters: deadLetterSweep,
       logger: this.logger,
       settings: {
         leaseMs: config.AGENT_LEASE_MS,
@@ -91,22 +94,14 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
         },
       },
     });
-    let flushedAt = 0;
+    const workerPrefix = `${hostname()}/${process.pid}`;
     this.executor = new TaskExecutor<AgentClaim>({
       slots: config.AGENT_WORKERS,
       pollIntervalMs: config.AGENT_POLL_INTERVAL_MS,
       // A slot that frees while a claim is in flight claims at once, as its own loop would.
       claimConcurrency: AGENT_CLAIM_CONCURRENCY,
       claim: async ({ slots }) => {
-        if (Date.now() - flushedAt >= config.AGENT_POLL_INTERVAL_MS) {
-          flushedAt = Date.now();
-          await deadLetters
-            .flush()
-            .catch((error) =>
-              this.logger.error({ group, err: errorMessage(error) }, 'could not dead-letter yet; trying again later'),
-            );
-        }
-        const claims = await worker.claim(slots.map((slot) => `${hostname()}/${process.pid}/${slot}`));
+        const claims = await worker.claim(slots.map((slot) => `${workerPrefix}/${slot}`));
         return claims.map(({ task, scope }) => ({ id: task.id, task, scope }));
       },
       run: (claim, stopping) => worker.run(claim.task, claim.scope, stopping),
@@ -125,6 +120,7 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationShutdown(): Promise<void> {
     await this.executor?.stop();
+    await this.deadLetterSweep?.stop();
     await this.breaker?.stop();
     await this.producer?.disconnect();
   }

@@ -11,7 +11,7 @@ import {
 } from '@app/agent-tasks';
 import { dependencyOf, errorMessage, retryAfterOf } from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
-import { giveUpEvent, LeaseKeeper, TaskDeadLetters, TaskRetrySettings } from '@app/tasks';
+import { giveUpEvent, LeaseKeeper, TaskRetrySettings } from '@app/tasks';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AgentMetrics } from './agent.metrics';
@@ -35,7 +35,8 @@ export interface AgentWorkerDeps {
   model: ModelClient;
   breaker: ModelBreaker;
   metrics: AgentMetrics;
-  deadLetters: TaskDeadLetters;
+  /** The sweep of dead tasks to `agent.dlt` (TaskDeadLetters#sweep): told when a task died. */
+  deadLetters: { soon(): void };
   logger: Logger;
   settings: AgentWorkerSettings;
 }
@@ -182,12 +183,7 @@ export class AgentWorker {
       },
       dead ? 'agent task dead' : 'agent task attempt failed; will retry',
     );
-    if (dead)
-      await this.deps.deadLetters
-        .flush()
-        .catch((flushError: Error) =>
-          log.error({ err: flushError.message }, 'could not dead-letter yet; a worker will try again'),
-        );
+    if (dead) this.deps.deadLetters.soon();
   }
 
   /** `dead`, and in the same transaction its event is given up on as any dead-lettered event is. */

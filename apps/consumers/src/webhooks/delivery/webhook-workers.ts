@@ -111,15 +111,10 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       rows: webhookDeadDeliveries,
       batch: WEBHOOK_DEAD_LETTER_BATCH,
     });
-    const deadLetterFlush = new OutboxNotifier(
-      () => deadLetters.flush(),
-      (error) =>
-        this.logger.error({ group, err: errorMessage(error) }, 'could not dead-letter yet; trying again later'),
-    );
     // The writer tells the dispatcher (made below) which attempts are recorded.
     let running: DeliveryDispatcher | undefined;
     const writer = new CompletionWriter(
-      (outcomes) => this.record(workersDb, outcomes, metrics, deadLetterFlush),
+      (outcomes) => this.record(workersDb, outcomes, metrics, deadLetterSweep),
       this.logger,
       (batch) => running?.recorded(batch),
     );
@@ -172,7 +167,6 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       this.logger,
     );
     await session.start();
-    const sweep = setInterval(() => deadLetterFlush.committed(), DEAD_LETTER_SWEEP_MS);
     const goneOwners = setInterval(() => void this.takeOverGoneOwners(workersDb, dispatcher), GONE_OWNERS_CHECK_MS);
     const retention = scheduleJob(
       WEBHOOK_DELIVERIES_RETENTION_JOB,
@@ -185,14 +179,14 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
         ),
       this.logger,
     );
+    const deadLetterSweep = deadLetters.sweep(DEAD_LETTER_SWEEP_MS);
     dispatcher.start();
     retention.start();
-    deadLetterFlush.committed();
     // The session (this process's lease-owner lock) ends after the deliveries in hand went back, so that no other
     // process takes them over while they are still being handed back.
     this.closers.unshift(
       () => clearInterval(goneOwners),
-      () => clearInterval(sweep),
+      () => deadLetterSweep.stop(),
       () => retention.stop(),
       () => dispatcher.stop(),
       () => writer.close(),
@@ -235,7 +229,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
     workersDb: DataSource,
     outcomes: AttemptOutcome[],
     metrics: WebhookMetrics,
-    deadLetterFlush: OutboxNotifier,
+    deadLetterSweep: { soon(): void },
   ): Promise<void> {
     const { group, config } = this.deps;
     const disableAfterMs = parseDuration(config.OUTBOUND_WEBHOOKS_DISABLE_AFTER)!;
@@ -266,6 +260,6 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
         { group, endpointId, reason },
         'webhook endpoint disabled; its deliveries wait until it is enabled',
       );
-    if (effects.recorded.some(({ state }) => state === 'failed')) deadLetterFlush.committed();
+    if (effects.recorded.some(({ state }) => state === 'failed')) deadLetterSweep.soon();
   }
 }
