@@ -11,13 +11,18 @@ export class ProcessedEventClaims {
     private readonly fresh: Set<string>,
   ) {}
 
-  /** One statement for the whole batch; the primary key, not a check-then-insert, decides. */
+  /**
+   * One statement for the whole batch; the primary key, not a check-then-insert, decides. `processed_at` is the
+   * moment each row is claimed (clock_timestamp), not the transaction's start: a batch that waited on another
+   * process's row of the same key (a consumer that lost its partitions while applying) records its next event after
+   * that one, as it applied it.
+   */
   static async claim(manager: EntityManager, group: string, eventIds: string[]): Promise<ProcessedEventClaims> {
     if (eventIds.length === 0) return new ProcessedEventClaims(group, new Set());
     const rows = await preparedQuery<{ event_id: string }>(
       manager,
-      `INSERT INTO processed_events ("group", event_id)
-       SELECT $1, id FROM unnest($2::varchar[]) AS id
+      `INSERT INTO processed_events ("group", event_id, processed_at)
+       SELECT $1, id, clock_timestamp() FROM unnest($2::varchar[]) AS id
        ON CONFLICT ("group", event_id) DO NOTHING
        RETURNING event_id`,
       [group, eventIds],
