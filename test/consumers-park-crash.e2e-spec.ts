@@ -2,7 +2,7 @@ import { Closable } from '@app/config';
 import { SHOP_ORDER_CANCELLED_V1, SHOP_ORDER_PAID_V1 } from '@app/contracts';
 import { replayDeadLetters, startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
-import { freePort, orderEvent, produce, TEST_BROKERS, TestProcesses, waitFor } from '@app/testing';
+import { freePort, orderEvent, produce, TEST_KAFKA, TestProcesses, waitFor } from '@app/testing';
 import { ConsumersTestBed } from '../apps/consumers/src/testing/consumers-fixtures';
 
 describe('consumers killed (kill -9) while a parked key unparks', () => {
@@ -15,9 +15,10 @@ describe('consumers killed (kill -9) while a parked key unparks', () => {
     store = await startDeadLetterStore(
       {
         databaseUrl: bed.database.url,
-        brokers: TEST_BROKERS,
+        kafka: TEST_KAFKA,
         namespace: bed.namespace,
         groups: ['ledger'],
+        createTopics: true,
         topicPartitions: 1,
         retentionSeconds: 86_400,
         retentionEveryMs: 3_600_000,

@@ -7,7 +7,7 @@
 // calls in flight, as fast as it can.
 import 'reflect-metadata';
 import { CloudEvent, dltTopic, replayTopic, TOPICS, toKafkaRecord } from '@app/contracts';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { orderEvent } from '@app/testing';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   const url = await freshDatabase('hookrail_bench_agent');
   const namespace = `bench-agent-${randomBytes(3).toString('hex')}-`;
-  const kafka = createKafka('hookrail-bench-agent', brokers);
+  const kafka = createKafka('hookrail-bench-agent', { ...kafkaFromEnv(), KAFKA_BROKERS: brokers });
   await ensureTopics(
     kafka,
     [TOPICS.shopOrders, dltTopic('agent'), replayTopic('agent')].map((name) => ({

@@ -20,7 +20,7 @@ import {
   toKafkaRecord,
 } from '@app/contracts';
 import { connect, createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { freePort } from '@app/testing';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -50,7 +50,7 @@ const run = randomBytes(4).toString('hex');
 const namespace = `bench-${run}.`;
 const topic = `${namespace}shop.orders`;
 const databaseUrl = withDatabase(SERVER_URL, `hookrail_bench_consumers_${run}`);
-const kafka = createKafka('hookrail-bench-consumers', BROKERS);
+const kafka = createKafka('hookrail-bench-consumers', kafkaFromEnv());
 const root = path.resolve(__dirname, '../..');
 
 /** Compiles the apps the way the Docker image does, into a temporary directory; returns the consumers entry. */

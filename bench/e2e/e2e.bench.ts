@@ -4,7 +4,7 @@
 // (processed_events.processed_at), both Postgres timestamps, so one clock measures both ends.
 import 'reflect-metadata';
 import { dltTopic, replayTopic, TOPICS } from '@app/contracts';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const url = await freshDatabase('hookrail_bench_e2e');
   const namespace = `bench-e2e-${randomBytes(3).toString('hex')}-`;
   const topic = `${namespace}${TOPICS.shopOrders}`;
-  const kafka = createKafka('hookrail-bench-e2e', brokers);
+  const kafka = createKafka('hookrail-bench-e2e', { ...kafkaFromEnv(), KAFKA_BROKERS: brokers });
   await ensureTopics(
     kafka,
     [topic, `${namespace}${dltTopic('ledger')}`, `${namespace}${replayTopic('ledger')}`].map((name) => ({

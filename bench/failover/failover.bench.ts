@@ -7,7 +7,7 @@
 import 'reflect-metadata';
 import { SHOP_ORDER_PLACED_V1, toKafkaRecord } from '@app/contracts';
 import { connect, createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { addToOutbox, notifyOutbox } from '@app/outbox';
 import { AppProcess, cleanEnv, waitFor } from '@app/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -31,7 +31,7 @@ const namespace = `bench-failover-${run}.`;
 const topic = `${namespace}shop.orders`;
 const relayTopic = `${namespace}relay-out`;
 const databaseUrl = withDatabase(SERVER_URL, `hookrail_bench_failover_${run}`);
-const kafka = createKafka('hookrail-bench-failover', BROKERS);
+const kafka = createKafka('hookrail-bench-failover', kafkaFromEnv());
 
 function orderRecord(seq: number) {
   const orderId = `ord-${seq % 500}`;

@@ -10,7 +10,7 @@
 // hookrail_bench_debezium on the local server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_JAVA_OPTIONS.
 import 'reflect-metadata';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { waitFor } from '@app/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   await recreateDatabase();
   const dataSource = await connect({ url: DATABASE_URL, applicationName: 'hookrail-bench', poolSize: 4 });
   const topic = `bench.debezium.${randomUUID().slice(0, 8)}`;
-  const kafka = createKafka('hookrail-bench', BROKERS);
+  const kafka = createKafka('hookrail-bench', kafkaFromEnv());
   await ensureTopics(kafka, [{ topic, numPartitions: 6 }]);
   let engine: ReturnType<typeof startEngine> | undefined;
   try {

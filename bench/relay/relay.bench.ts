@@ -12,7 +12,7 @@
 // none). RELAY_* variables reach the relays.
 import 'reflect-metadata';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { addToOutbox, notifyOutbox, OutboxNotifier } from '@app/outbox';
 import { cleanEnv, waitFor } from '@app/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -115,7 +115,7 @@ async function rawProducerRate(dataSource: DataSource, topic: string): Promise<n
   const rows: Array<{ key: string; value: string; headers: Record<string, string> }> = await dataSource.query(
     `SELECT key, value, headers FROM outbox ORDER BY id`,
   );
-  const producer = createKafka('hookrail-bench-raw', BROKERS).producer({
+  const producer = createKafka('hookrail-bench-raw', kafkaFromEnv()).producer({
     idempotent: true,
     maxInFlightRequests: 1,
     createPartitioner: Partitioners.DefaultPartitioner,
@@ -178,7 +178,7 @@ async function main(): Promise<void> {
   await recreateDatabase();
   const dataSource = await connect({ url: DATABASE_URL, applicationName: 'hookrail-bench', poolSize: 16 });
   const topic = `bench.relay.${randomUUID().slice(0, 8)}`;
-  const kafka = createKafka('hookrail-bench', BROKERS);
+  const kafka = createKafka('hookrail-bench', kafkaFromEnv());
   await ensureTopics(kafka, [{ topic, numPartitions: 6 }]);
   const log = (line: string) => process.stdout.write(`bench:relay: ${line}\n`);
   if (process.env.BENCH_SKIP_BUILD !== '1')

@@ -16,7 +16,7 @@ import { DevPaymentProvider } from '../../apps/consumers/src/payments/dev-provid
 import { StockRepository } from '../../apps/consumers/src/inventory/stock.repository';
 import { DevShippingProvider } from '../../apps/consumers/src/shipping/dev-provider/shipping-provider.server';
 import { connect } from '@app/db';
-import { createKafka } from '@app/kafka';
+import { createKafka, kafkaFromEnv } from '@app/kafka';
 import { fixedRate, LoadResult, saturate } from '../lib/http-load';
 import { freshDatabase, root, signedRequests, spawnBuilt, stop, waitHttp } from '../lib/ingress-fixtures';
 import { peakRssMb } from '../lib/process-memory';
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
     await db.end().catch(() => undefined);
     await Promise.all([stop(ingress), stop(relay), stop(consumers)]);
     await Promise.all([payments.close(), shipping.close()]);
-    await deleteTopicsStartingWith(createKafka('hookrail-bench-saga', brokers), namespace);
+    await deleteTopicsStartingWith(createKafka('hookrail-bench-saga', { ...kafkaFromEnv(), KAFKA_BROKERS: brokers }), namespace);
   }
 }
 

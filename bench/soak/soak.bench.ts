@@ -10,7 +10,7 @@
 // and processed_events itself at that interval, standing in for it (default: 30 when autovacuum is off, else 0).
 import 'reflect-metadata';
 import { dltTopic, replayTopic, TOPICS } from '@app/contracts';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { freePort } from '@app/testing';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const url = await freshDatabase('hookrail_bench_soak');
   const namespace = `bench-soak-${randomBytes(3).toString('hex')}-`;
   const topic = `${namespace}${TOPICS.shopOrders}`;
-  const kafka = createKafka('hookrail-bench-soak', brokers);
+  const kafka = createKafka('hookrail-bench-soak', { ...kafkaFromEnv(), KAFKA_BROKERS: brokers });
   await ensureTopics(
     kafka,
     [topic, `${namespace}${dltTopic('ledger')}`, `${namespace}${replayTopic('ledger')}`].map((name) => ({

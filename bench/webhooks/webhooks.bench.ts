@@ -11,7 +11,7 @@
 //     the slow ones stay busy the whole run; the fast endpoint's p99 must stay within 2× of its figure in 2.
 import 'reflect-metadata';
 import { CloudEvent, dltTopic, replayTopic, TOPICS, toKafkaRecord } from '@app/contracts';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const url = await freshDatabase('hookrail_bench_webhooks');
   const namespace = `bench-webhooks-${randomBytes(3).toString('hex')}-`;
   const topic = `${namespace}${TOPICS.shopOrders}`;
-  const kafka = createKafka('hookrail-bench-webhooks', brokers);
+  const kafka = createKafka('hookrail-bench-webhooks', { ...kafkaFromEnv(), KAFKA_BROKERS: brokers });
   await ensureTopics(
     kafka,
     [

@@ -11,6 +11,12 @@
 #   KAFKA_CLUSTER_CONTROLLER_PORT (19192) and the next ports, state in KAFKA_CLUSTER_STATE_DIR (<repo>/.kafka-cluster),
 #   default.replication.factor = min(3, nodes), min.insync.replicas = that minus one. It never reads or writes the
 #   single broker's state dir, pid file or ports.
+# Secure (KAFKA_SECURE=1, one broker): a SASL_SSL listener on KAFKA_SECURE_PORT (9094), controller on
+#   KAFKA_SECURE_CONTROLLER_PORT (9095), state in KAFKA_SECURE_STATE_DIR (<repo>/.kafka-secure). Certificates are made
+#   with openssl at the first start (tls/: ca.pem, the broker's, a client certificate per app), SCRAM-SHA-256 and -512
+#   users are created at format time (admin and one principal per app, passwords in credentials.env, mode 600), PLAIN
+#   accepts the same users, StandardAuthorizer denies what no ACL allows, and the ACLs of each app are applied with
+#   the admin principal (`npm run kafka:acls`). It never reads or writes the plaintext broker's state, pid or ports.
 # Both: KAFKA_CACHE_DIR (<repo>/.cache), KAFKA_HEAP (512m per broker), KAFKA_READY_TIMEOUT (90 seconds).
 set -euo pipefail
 
@@ -21,6 +27,10 @@ cache_dir="${KAFKA_CACHE_DIR:-$root/.cache}"
 libs="$cache_dir/kafka-$version/libs"
 dependency_plugin="org.apache.maven.plugins:maven-dependency-plugin:3.11.0"
 nodes="${KAFKA_NODES:-1}"
+secure="${KAFKA_SECURE:-0}"
+# The principals of the secure broker: the administrator (topics, ACLs) and one per program, as docs/operations.md
+# lists their ACLs.
+principals=(admin hookrail-ingress hookrail-relay hookrail-consumers hookrail-cli)
 
 say() { echo "kafka: $*"; }
 fail() {
@@ -30,7 +40,13 @@ fail() {
 
 [[ "$nodes" =~ ^[1-9]$ ]] || fail "KAFKA_NODES must be a number of brokers from 1 to 9 (got \"$nodes\")"
 
-if ((nodes == 1)); then
+if [[ "$secure" == 1 ]]; then
+  ((nodes == 1)) || fail "KAFKA_SECURE=1 starts one broker; unset KAFKA_NODES"
+  state_dir="${KAFKA_SECURE_STATE_DIR:-$root/.kafka-secure}"
+  first_port="${KAFKA_SECURE_PORT:-9094}"
+  first_controller_port="${KAFKA_SECURE_CONTROLLER_PORT:-9095}"
+  replication=1
+elif ((nodes == 1)); then
   state_dir="${KAFKA_STATE_DIR:-$root/.kafka}"
   first_port="${KAFKA_PORT:-9092}"
   first_controller_port="${KAFKA_CONTROLLER_PORT:-9093}"
@@ -85,15 +101,19 @@ write_config() {
   dir="$(node_dir "$node")"
   for voter in $(seq 1 "$nodes"); do voters+="${voters:+,}$voter@127.0.0.1:$(controller_port_of "$voter")"; done
   mkdir -p "$dir/data"
-  cat >"$(config_file "$node")" <<PROPS
+  if [[ "$secure" == 1 ]]; then listener_props "$node" >"$(config_file "$node")"; else
+    cat >"$(config_file "$node")" <<PROPS
+listeners=PLAINTEXT://127.0.0.1:$(port_of "$node"),CONTROLLER://127.0.0.1:$(controller_port_of "$node")
+advertised.listeners=PLAINTEXT://127.0.0.1:$(port_of "$node")
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+PROPS
+  fi
+  cat >>"$(config_file "$node")" <<PROPS
 process.roles=broker,controller
 node.id=$node
 controller.quorum.voters=$voters
-listeners=PLAINTEXT://127.0.0.1:$(port_of "$node"),CONTROLLER://127.0.0.1:$(controller_port_of "$node")
-advertised.listeners=PLAINTEXT://127.0.0.1:$(port_of "$node")
 controller.listener.names=CONTROLLER
-inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 log.dirs=$dir/data
 num.partitions=1
 default.replication.factor=$replication
@@ -109,6 +129,69 @@ group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
 delete.topic.enable=true
 PROPS
+}
+
+# Secure mode: the broker's certificates and its users' passwords, made once and kept in the state dir.
+tls_dir() { echo "$state_dir/tls"; }
+credentials_file() { echo "$state_dir/credentials.env"; }
+password_var() { local name="${1^^}"; echo "${name//-/_}_PASSWORD"; }
+password_of() { sed -n "s/^$(password_var "$1")=//p" "$(credentials_file)"; }
+
+make_secrets() {
+  mkdir -p "$state_dir"
+  DEV_CERT_CLIENTS="${principals[*]}" bash "$root/scripts/tls/dev-certs.sh" "$(tls_dir)"
+  local file principal
+  file="$(credentials_file)"
+  if [[ ! -s "$file" ]]; then
+    (
+      umask 077
+      for principal in "${principals[@]}"; do echo "$(password_var "$principal")=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')"; done >"$file"
+    )
+  fi
+}
+
+# The SASL_SSL listener: TLS with the development CA (a client certificate is verified when one is presented), SCRAM
+# and PLAIN logins, the broker's own connections as the admin principal, and no access without an ACL.
+listener_props() {
+  local node="$1" tls plain_users="" principal
+  tls="$(tls_dir)"
+  for principal in "${principals[@]}"; do plain_users+=" user_$principal=\"$(password_of "$principal")\""; done
+  cat <<PROPS
+listeners=SASL_SSL://127.0.0.1:$(port_of "$node"),CONTROLLER://127.0.0.1:$(controller_port_of "$node")
+advertised.listeners=SASL_SSL://127.0.0.1:$(port_of "$node")
+inter.broker.listener.name=SASL_SSL
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL
+sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512,PLAIN
+sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="$(password_of admin)";
+listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="$(password_of admin)"$plain_users;
+ssl.keystore.type=PEM
+ssl.keystore.location=$tls/server-keystore.pem
+ssl.truststore.type=PEM
+ssl.truststore.location=$tls/ca.pem
+ssl.client.auth=requested
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+allow.everyone.if.no.acl.found=false
+# The controller listener is plaintext on loopback; the broker's own requests to it come as ANONYMOUS.
+super.users=User:admin;User:ANONYMOUS
+PROPS
+}
+
+# The SCRAM users, written into the metadata log when it is formatted.
+scram_args() {
+  local principal mechanism args=()
+  for principal in "${principals[@]}"; do
+    for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
+      args+=(--add-scram "$mechanism=[name=$principal,password=$(password_of "$principal")]")
+    done
+  done
+  printf '%s\n' "${args[@]}"
+}
+
+# What a client of the secure broker sets to log in as the administrator (wait_ready, kafka:acls).
+admin_env() {
+  echo "KAFKA_TLS=true KAFKA_TLS_CA_FILE=$(tls_dir)/ca.pem KAFKA_SASL_MECHANISM=scram-sha-512 KAFKA_SASL_USERNAME=admin"
 }
 
 java_opts=(-Xms128m "-Xmx${KAFKA_HEAP:-512m}" -XX:+UseG1GC -XX:MaxGCPauseMillis=20
@@ -134,7 +217,9 @@ format_once() {
   dir="$(node_dir "$node")"
   if [[ -f "$dir/data/meta.properties" ]]; then return 0; fi
   id="$(cluster_id)"
-  java_run kafka.tools.StorageTool format -t "$id" -c "$(config_file "$node")" >/dev/null
+  local extra=()
+  if [[ "$secure" == 1 ]]; then mapfile -t extra < <(scram_args); fi
+  java_run kafka.tools.StorageTool format -t "$id" -c "$(config_file "$node")" "${extra[@]}" >/dev/null
   say "formatted $dir/data (cluster $id)"
 }
 
@@ -142,12 +227,18 @@ format_once() {
 # port (READY_NODE_ID).
 wait_ready() {
   local brokers="$1" count="$2" node="${3:-}"
-  KAFKA_BROKERS="$brokers" READY_TIMEOUT_SECONDS="${KAFKA_READY_TIMEOUT:-90}" READY_BROKER_COUNT="$count" \
+  local secure_env=()
+  if [[ "$secure" == 1 ]]; then
+    read -ra secure_env <<<"$(admin_env)"
+    secure_env+=("KAFKA_SASL_PASSWORD=$(password_of admin)")
+  fi
+  env "${secure_env[@]}" KAFKA_BROKERS="$brokers" READY_TIMEOUT_SECONDS="${KAFKA_READY_TIMEOUT:-90}" READY_BROKER_COUNT="$count" \
     READY_NODE_ID="$node" node "$here/wait-ready.js"
 }
 
 launch() {
   local node="$1"
+  if [[ "$secure" == 1 ]]; then make_secrets; fi
   write_config "$node"
   format_once "$node"
   # setsid: the broker outlives the shell that started it and is not hit by its Ctrl-C.
@@ -197,7 +288,21 @@ up_single() {
     down
     return 1
   fi
+  if [[ "$secure" == 1 ]]; then
+    apply_acls || { down; return 1; }
+    say "Apache Kafka $version up with SASL_SSL on 127.0.0.1:$port (pid $(cat "$(pid_file 1)"), ${SECONDS}s total," \
+      "$((SECONDS - started))s this start); CA $(tls_dir)/ca.pem, passwords in $(credentials_file)"
+    return 0
+  fi
   say "Apache Kafka $version up on 127.0.0.1:$port (pid $(cat "$(pid_file 1)"), ${SECONDS}s total, $((SECONDS - started))s this start)"
+}
+
+# Each app's ACLs, as `npm run kafka:acls` applies them with the admin principal.
+apply_acls() {
+  local admin_vars=()
+  read -ra admin_vars <<<"$(admin_env)"
+  env "${admin_vars[@]}" KAFKA_SASL_PASSWORD="$(password_of admin)" KAFKA_BROKERS="127.0.0.1:$(port_of 1)" \
+    node "$root/scripts/run-built.js" libs/kafka/src/cli/kafka-acls.command.ts --apply
 }
 
 up_cluster() {

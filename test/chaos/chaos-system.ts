@@ -1,6 +1,6 @@
 import { projectTopics, TOPICS } from '@app/contracts';
 import { createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, ensureTopics, plaintextKafka } from '@app/kafka';
 import { freePort, LocalKafkaCluster } from '@app/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ export async function startInfrastructure(
   await createDatabaseIfAbsent(databaseUrl);
   await migrate(databaseUrl);
   await ensureTopics(
-    createKafka('hookrail-chaos', cluster.brokers),
+    createKafka('hookrail-chaos', plaintextKafka(cluster.brokers)),
     projectTopics().map((topic) => ({ topic, numPartitions: PARTITIONS })),
   );
   log(`chaos: database ${databaseName}, topics ${projectTopics().join(', ')}`);

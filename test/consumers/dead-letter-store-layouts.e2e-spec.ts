@@ -2,7 +2,7 @@ import { Closable } from '@app/config';
 import { CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP } from '@app/contracts';
 import { startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
-import { deleteTopics, orderEvent, produce, TestProcesses, TEST_BROKERS, waitFor } from '@app/testing';
+import { deleteTopics, orderEvent, produce, TestProcesses, TEST_KAFKA, waitFor } from '@app/testing';
 import { ConsumersTestBed } from '../../apps/consumers/src/testing/consumers-fixtures';
 
 const PARTITIONS = 2;
@@ -32,9 +32,10 @@ describe('dead letters of a group run as its own process beside an older consume
     const store = await startDeadLetterStore(
       {
         databaseUrl: bed.database.url,
-        brokers: TEST_BROKERS,
+        kafka: TEST_KAFKA,
         namespace: bed.namespace,
         groups: CONSUMER_GROUPS.filter((group) => group !== 'analytics'),
+        createTopics: true,
         topicPartitions: PARTITIONS,
         retentionSeconds: 86_400,
         retentionEveryMs: 3_600_000,

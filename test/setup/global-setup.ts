@@ -9,6 +9,8 @@ const root = path.resolve(__dirname, '../..');
 export default async function globalSetup(): Promise<void> {
   const brokers = process.env.KAFKA_BROKERS || '127.0.0.1:9092';
   process.env.KAFKA_BROKERS = brokers;
+  // Each test makes topics under a namespace of its own: the consumers it starts create them (development mode).
+  process.env.KAFKA_CREATE_TOPICS ||= 'true';
   if (!(await tcpReachable(brokers.split(',')[0]))) {
     execFileSync('bash', [path.join(root, 'scripts/kafka/kafka.sh'), 'up'], { stdio: 'inherit' });
     process.env.HOOKRAIL_TEST_STARTED_KAFKA = '1';

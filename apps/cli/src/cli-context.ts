@@ -73,9 +73,9 @@ export class CliContext {
     if (!this.admin) {
       // kafkajs loads here, not with this file: commands that only reach the database never load it.
       const { createKafka } = await import('@app/kafka');
-      const admin = createKafka('hookrail-cli', this.env.KAFKA_BROKERS, undefined, { retry: KAFKA_RETRY }).admin();
+      const admin = createKafka('hookrail-cli', this.env, undefined, { retry: KAFKA_RETRY }).admin();
       await admin.connect().catch((error: unknown) => {
-        throw kafkaConnectError(error, this.env.KAFKA_BROKERS);
+        throw kafkaConnectError(error, this.env);
       });
       this.admin = admin;
     }
@@ -85,13 +85,13 @@ export class CliContext {
   async kafkaProducer(): Promise<Producer> {
     if (!this.producer) {
       const [{ createKafka }, { Partitioners }] = await Promise.all([import('@app/kafka'), import('kafkajs')]);
-      const producer = createKafka('hookrail-cli', this.env.KAFKA_BROKERS, undefined, { retry: KAFKA_RETRY }).producer({
+      const producer = createKafka('hookrail-cli', this.env, undefined, { retry: KAFKA_RETRY }).producer({
         idempotent: true,
         maxInFlightRequests: 1,
         createPartitioner: Partitioners.DefaultPartitioner,
       });
       await producer.connect().catch((error: unknown) => {
-        throw kafkaConnectError(error, this.env.KAFKA_BROKERS);
+        throw kafkaConnectError(error, this.env);
       });
       this.producer = producer;
     }

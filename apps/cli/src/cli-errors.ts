@@ -1,4 +1,5 @@
 import { ConfigError } from '@app/config';
+import { explainKafkaError, KafkaConnection } from '@app/kafka/light';
 import { databaseName } from '@app/db/light';
 import { errorMessage } from '@app/logger/light';
 
@@ -34,6 +35,10 @@ export function postgresConnectError(error: unknown, url: string): Error {
   return new UnreachableError(`cannot reach Postgres at ${where} (DATABASE_URL): ${errorMessage(error)}`);
 }
 
-export function kafkaConnectError(error: unknown, brokers: string[]): UnreachableError {
-  return new UnreachableError(`cannot reach Kafka at KAFKA_BROKERS=${brokers.join(',')}: ${errorMessage(error)}`);
+/** Credentials, a certificate or a permission that Kafka refuses are configuration; anything else, unreachable. */
+export function kafkaConnectError(error: unknown, connection: KafkaConnection): Error {
+  const refused = explainKafkaError(error, connection);
+  if (refused) return new ConfigError(refused);
+  const brokers = connection.KAFKA_BROKERS.join(',');
+  return new UnreachableError(`cannot reach Kafka at KAFKA_BROKERS=${brokers}: ${errorMessage(error)}`);
 }

@@ -14,7 +14,7 @@ import { dltTopic, replayTopic } from '@app/contracts';
 import { ParkedKeyMetrics } from '@app/dead-letters';
 import { checkDatabase, connect, describeDatabase, managerRows } from '@app/db';
 import { JobMetrics, scheduleJob } from '@app/jobs';
-import { checkKafka, createKafka, describeKafka, ensureTopics, LazyAdmin } from '@app/kafka';
+import { checkKafka, createKafka, describeKafka, LazyAdmin, prepareKafkaAccess } from '@app/kafka';
 import { errorMessage, NestLogger } from '@app/logger';
 import { notifyOutbox, OutboxMetrics, OutboxNotifier } from '@app/outbox';
 import { INestMicroservice } from '@nestjs/common';
@@ -60,12 +60,12 @@ export async function startConsumers(
         )
       : undefined;
   const database = describeDatabase(config.DATABASE_URL);
-  const brokers = describeKafka(config.KAFKA_BROKERS);
+  const brokers = describeKafka(config);
   try {
     await waitForDependencies(
       [
         { name: database, check: () => ((waitingFor = database), checkDatabase(config.DATABASE_URL)) },
-        { name: brokers, check: () => ((waitingFor = brokers), checkKafka(config.KAFKA_BROKERS)) },
+        { name: brokers, check: () => ((waitingFor = brokers), checkKafka(config)) },
       ],
       logger,
     );
@@ -104,7 +104,7 @@ export async function startConsumers(
       ? []
       : config.CONSUMER_GROUPS.filter((group) => CONSUMER_SERVICES[group]?.keyOrder === 'park'),
   );
-  const kafka = createKafka('hookrail-consumers', config.KAFKA_BROKERS, logger);
+  const kafka = createKafka('hookrail-consumers', config, logger);
   // Every group's lag, not only this process's: the lag alerts hold while a group's own process is down.
   const lagAdmin = new LazyAdmin(kafka);
   const lag = new ConsumerLagReader({
@@ -140,13 +140,13 @@ export async function startConsumers(
         ]
       : [];
   });
-  // One admin round trip for every group's topics: a busy broker takes seconds per creation and leader wait.
-  await ensureTopics(
-    kafka,
-    services
-      .flatMap(({ topics, dltTopic, replayTopic }) => [...topics, dltTopic, replayTopic])
-      .map((topic) => ({ topic, numPartitions: config.TOPIC_PARTITIONS })),
-  );
+  // Every group's topics exist and its principal may use them and the group, or the start stops with one line that
+  // names what is missing (topics are created by `npm run topics:create`, or here with KAFKA_CREATE_TOPICS=true).
+  await prepareKafkaAccess(kafka, config, {
+    topics: services.flatMap(({ topics, dltTopic, replayTopic }) => [...topics, dltTopic, replayTopic]),
+    groups: services.map(({ group }) => namespaced(group)),
+    createWithPartitions: config.KAFKA_CREATE_TOPICS ? config.TOPIC_PARTITIONS : undefined,
+  });
 
   // Who answers for each group's dead letters and alerts, where the console, the CLI and the alerts can read it.
   const owners = new ConsumerGroupOwnersRepository(managerRows(dataSource.manager));

@@ -22,9 +22,10 @@ bootstrap('consumers', async () => {
         ? startDeadLetterStore(
             {
               databaseUrl: config.DATABASE_URL,
-              brokers: config.KAFKA_BROKERS,
+              kafka: config,
               namespace: config.KAFKA_NAMESPACE,
               groups: CONSUMER_GROUPS,
+              createTopics: config.KAFKA_CREATE_TOPICS,
               topicPartitions: config.TOPIC_PARTITIONS,
               retentionSeconds: storeConfig.DEAD_LETTER_RETENTION_DAYS * 86_400,
               retentionEveryMs: storeConfig.DEAD_LETTER_RETENTION_INTERVAL_MS,

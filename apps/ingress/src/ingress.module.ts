@@ -49,7 +49,7 @@ export class IngressModule {
         }),
         AdminModule.forRoot({
           adminToken: config.ADMIN_TOKEN,
-          kafkaBrokers: config.KAFKA_BROKERS,
+          kafka: config,
           kafkaNamespace: config.KAFKA_NAMESPACE,
           opsSamples: {
             intervalMs: config.OPS_SAMPLE_INTERVAL_MS,

@@ -20,7 +20,7 @@ bootstrap('relay', async () => {
   await waitForDependencies(
     [
       { name: describeDatabase(config.DATABASE_URL), check: () => checkDatabase(config.DATABASE_URL) },
-      { name: describeKafka(config.KAFKA_BROKERS), check: () => checkKafka(config.KAFKA_BROKERS) },
+      { name: describeKafka(config), check: () => checkKafka(config) },
     ],
     logger,
   );

@@ -1,28 +1,26 @@
 import { LOG_FORMATS, LogFormat } from '@app/logger/light';
-import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsIn, IsNotEmpty, IsString, Matches } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, Matches } from 'class-validator';
+import { KafkaEnv } from './kafka.env';
+import { Secret } from './secret';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Variables every hookrail app reads. */
-export class BaseEnv {
+export class BaseEnv extends KafkaEnv {
   /**
    * Postgres URL with a database name, e.g. `postgres://postgres@127.0.0.1:5432/hookrail`. `npm start`, `db:migrate`,
-   * `db:check` and `ledger:balances` use that one when it is not set.
+   * `db:check` and `ledger:balances` use that one when it is not set. It holds the password: give it as
+   * DATABASE_URL_FILE to keep it out of the environment. TLS: `?sslmode=verify-full&sslrootcert=/path/ca.pem`
+   * (docs/operations.md, Production connections).
    */
+  @Secret()
   @IsString()
   @IsNotEmpty()
   @Matches(/^postgres(ql)?:\/\/[^\s/]+\/[^\s/?]+(\?\S*)?$/, {
     message: 'must be a postgres:// URL with a database name, e.g. postgres://postgres@127.0.0.1:5432/hookrail',
   })
   DATABASE_URL: string;
-
-  /** The Kafka brokers to connect to, a comma-separated `host:port` list. */
-  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((broker) => broker.trim()) : value))
-  @ArrayNotEmpty()
-  @Matches(/^[A-Za-z0-9.\-\[\]:]+:\d{1,5}$/, { each: true, message: 'must be a comma-separated list of host:port' })
-  KAFKA_BROKERS: string[] = ['127.0.0.1:9092'];
 
   /** The least severe level logged: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent` (nothing). */
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })

@@ -4,3 +4,6 @@ export * from './config-error';
 export * from './load-config';
 export * from './wait-for-dependency';
 export * from './development-env';
+export * from './kafka.env';
+export * from './readable-file.validator';
+export * from './secret';

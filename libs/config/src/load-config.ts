@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { ConfigError } from './config-error';
+import { readSecretFiles, secretNames } from './secret';
 
 type EnvClass<T> = new () => T;
 
@@ -8,18 +9,21 @@ type EnvClass<T> = new () => T;
  * Builds the typed configuration of an app from the environment, once, at boot. Every invalid variable is named in
  * one ConfigError (never its value: it may hold a secret), so that one start tells everything that is wrong.
  * `prepare` sees the configuration before it is validated (to tell a conditional validation what it depends on).
+ * A variable marked `@Secret()` may be given as `<NAME>_FILE` instead (never both).
  */
 export function loadConfig<T extends object>(
   envClass: EnvClass<T>,
   env: NodeJS.ProcessEnv = process.env,
   prepare?: (config: T) => void,
 ): T {
+  const secrets = readSecretFiles(env, secretNames(envClass));
+  env = secrets.env;
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const config = plainToInstance(envClass, present, { exposeDefaultValues: true });
   prepare?.(config);
   const errors = validateSync(config, { forbidUnknownValues: false });
-  if (errors.length > 0) {
-    const problems = errors.map((error) => describe(error, env));
+  if (errors.length > 0 || secrets.problems.length > 0) {
+    const problems = [...secrets.problems, ...errors.map((error) => describe(error, env))];
     throw new ConfigError(configErrorMessage(problems), problems);
   }
   return config;

@@ -1,8 +1,13 @@
+import { ConfigError } from './config-error';
+
 /** A dependency an app needs before it can start: what it is, where (the variable that says so), how to check it. */
 export interface Dependency {
   /** E.g. `Postgres at 127.0.0.1:5432 (DATABASE_URL)`. */
   name: string;
-  /** Resolves when the dependency is ready; throws what is wrong otherwise (its message is logged). */
+  /**
+   * Resolves when the dependency is ready; throws what is wrong otherwise (its message is logged), a ConfigError when
+   * waiting cannot help (the app stops with its line).
+   */
   check(): Promise<void>;
 }
 
@@ -38,6 +43,8 @@ export async function waitForDependencies(
         if (lastLogAt > 0) log.info({ waitedMs: Date.now() - startedAt }, `${dependency.name} answers; going on`);
         break;
       } catch (error) {
+        // Refused credentials, an untrusted certificate, a missing permission: waiting would not change them.
+        if (error instanceof ConfigError) throw error;
         if (Date.now() - lastLogAt >= logEveryMs) {
           lastLogAt = Date.now();
           log.warn(

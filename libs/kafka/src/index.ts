@@ -4,3 +4,7 @@ export * from './kafka-reachable';
 export * from './lazy-admin';
 export * from './subscribed-round-robin.assigner';
 export * from './topic-admin';
+export * from './kafka-connection';
+export * from './kafka-errors';
+export * from './acls';
+export * from './kafka-access';

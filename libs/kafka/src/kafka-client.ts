@@ -1,5 +1,6 @@
 import { Kafka, logLevel, LogEntry, RetryOptions } from 'kafkajs';
 import { Logger } from 'pino';
+import { KafkaConnection, kafkaSecurity } from './kafka-connection';
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
@@ -23,16 +24,19 @@ export interface KafkaClientOptions {
 /** What kafkajs says when an idempotent producer is given fewer than unlimited retries (kafkajs 2.x). */
 const LIMITED_RETRIES_WARNING = 'Limiting retries for the idempotent producer may invalidate EoS guarantees';
 
-/** A kafkajs client whose own log lines go through the app's structured logger. */
+/**
+ * A kafkajs client for a connection (brokers, TLS, SASL), whose own log lines go through the app's structured logger.
+ * Every Kafka client of hookrail is made here.
+ */
 export function createKafka(
   clientId: string,
-  brokers: string[],
+  connection: KafkaConnection,
   logger?: Logger,
   options: KafkaClientOptions = {},
 ): Kafka {
   return new Kafka({
     clientId,
-    brokers,
+    ...kafkaSecurity(connection),
     connectionTimeout: 3000,
     ...(options.retry && { retry: options.retry }),
     logLevel: logger ? logLevel.WARN : logLevel.NOTHING,

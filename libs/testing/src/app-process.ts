@@ -77,7 +77,8 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     CONSUMER_GROUPS: _groups,
     ...rest
   } = process.env;
-  return { ...rest, LOG_LEVEL: 'info', ...extra };
+  // A test or benchmark makes its own topics (a namespace of its own each run): its consumers create them.
+  return { KAFKA_CREATE_TOPICS: 'true', ...rest, LOG_LEVEL: 'info', ...extra };
 }
 
 /** The app processes one test file starts; `killAll()` in afterAll ends whatever a failed test left running. */

@@ -1,4 +1,4 @@
-import { createKafka } from '@app/kafka';
+import { createKafka, plaintextKafka } from '@app/kafka';
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -100,7 +100,7 @@ export class LocalKafkaCluster {
   }
 
   private async withAdmin<T>(work: (admin: ReturnType<ReturnType<typeof createKafka>['admin']>) => Promise<T>) {
-    const admin = createKafka('hookrail-chaos-admin', this.brokers).admin();
+    const admin = createKafka('hookrail-chaos-admin', plaintextKafka(this.brokers)).admin();
     await admin.connect();
     try {
       return await work(admin);

@@ -1,12 +1,14 @@
 import { CloudEvent, KafkaRecord, toKafkaRecord } from '@app/contracts';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, ensureTopics, KafkaConnection, kafkaFromEnv } from '@app/kafka';
 import { randomBytes } from 'node:crypto';
 import { Kafka } from 'kafkajs';
 
-export const TEST_BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
+/** The broker the tests use, as KAFKA_BROKERS and the other Kafka variables give it (TLS and SASL too). */
+export const TEST_KAFKA: KafkaConnection = kafkaFromEnv();
+export const TEST_BROKERS = TEST_KAFKA.KAFKA_BROKERS;
 
 export function testKafka(clientId = 'hookrail-test'): Kafka {
-  return createKafka(clientId, TEST_BROKERS);
+  return createKafka(clientId, TEST_KAFKA);
 }
 
 /** A name no other test uses: topics and groups are unique per test, so tests never see each other's messages. */

@@ -2,7 +2,7 @@ import { findAgentTask } from '@app/agent-tasks';
 import { Closable } from '@app/config';
 import { replayDeadLetters, startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
-import { orderEvent, produce, TEST_BROKERS, waitFor } from '@app/testing';
+import { orderEvent, produce, TEST_KAFKA, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
@@ -34,9 +34,10 @@ describe('agent dead letters with the dead-letter store and operator replay', ()
     store = await startDeadLetterStore(
       {
         databaseUrl: bed.database.url,
-        brokers: TEST_BROKERS,
+        kafka: TEST_KAFKA,
         namespace: bed.namespace,
         groups: ['agent'],
+        createTopics: true,
         topicPartitions: 1,
         retentionSeconds: 86_400,
         retentionEveryMs: 3_600_000,

@@ -1,3 +1,4 @@
+import { Secret } from '@app/config';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsString, IsUrl, Max, Min } from 'class-validator';
 import { WhenGroupRuns } from '../config/group-env';
@@ -17,6 +18,7 @@ export class AgentEnv {
    * The agent's key at its model, sent as `Authorization: Bearer …`. Required when the agent runs against a model that
    * is not on the loopback address.
    */
+  @Secret()
   @WhenGroupRuns((env: AgentEnv) => !isLoopbackUrl(env.MODEL_BASE_URL))
   @IsString()
   @IsNotEmpty()

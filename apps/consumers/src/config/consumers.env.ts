@@ -1,7 +1,7 @@
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { OutboundWebhooksEnv } from '@app/webhooks';
 import { Transform, Type } from 'class-transformer';
-import { ArrayNotEmpty, IsIn, IsInt, IsNumber, Matches, Max, Min } from 'class-validator';
+import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsNumber, Matches, Max, Min } from 'class-validator';
 
 /**
  * The configuration every consumer group shares; read from the environment once, in main.ts, together with each
@@ -32,7 +32,16 @@ export class ConsumersEnv extends OutboundWebhooksEnv {
   @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
   KAFKA_NAMESPACE = '';
 
-  /** Partitions of a topic this process creates because it does not exist yet; existing topics keep theirs. */
+  /**
+   * `true` (development): create the topics this process needs when they do not exist. Otherwise a missing topic stops
+   * the start with a line that names `npm run topics:create`, which runs with an administrator's credentials: the
+   * consumers' principal needs no right to create topics.
+   */
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'must be true or false' })
+  KAFKA_CREATE_TOPICS = false;
+
+  /** Partitions of a topic this process creates (KAFKA_CREATE_TOPICS=true); existing topics keep theirs. */
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -3,7 +3,7 @@ import { findGroupStatuses } from '@app/consumer-runtime';
 import { CloudEvent, SHOP_ORDER_CANCELLED_V1, SHOP_ORDER_PAID_V1 } from '@app/contracts';
 import { replayDeadLetters, startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
-import { orderEvent, produce, TEST_BROKERS, waitFor } from '@app/testing';
+import { orderEvent, produce, TEST_KAFKA, waitFor } from '@app/testing';
 import { ConsumersTestBed } from '../testing/consumers-fixtures';
 
 /** placed → paid → cancelled of one order, in a currency the ledger may or may not keep. */
@@ -30,9 +30,10 @@ describe('ledger keeps an order in order through a dead letter (keyOrder: park; 
     store = await startDeadLetterStore(
       {
         databaseUrl: bed.database.url,
-        brokers: TEST_BROKERS,
+        kafka: TEST_KAFKA,
         namespace: bed.namespace,
         groups: ['ledger'],
+        createTopics: true,
         topicPartitions: 1,
         retentionSeconds: 86_400,
         retentionEveryMs: 3_600_000,

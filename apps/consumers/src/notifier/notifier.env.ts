@@ -1,3 +1,4 @@
+import { Secret } from '@app/config';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsString, IsUrl, Min } from 'class-validator';
 import { WhenGroupRuns } from '../config/group-env';
@@ -13,6 +14,7 @@ export class NotifierEnv {
    * The notifier's key at its email provider, sent as `Authorization: Bearer …`. Required when the notifier runs
    * against a provider that is not on the loopback address.
    */
+  @Secret()
   @WhenGroupRuns((env: NotifierEnv) => !isLoopbackUrl(env.EMAIL_PROVIDER_URL))
   @IsString()
   @IsNotEmpty()

@@ -1,3 +1,4 @@
+import { Secret } from '@app/config';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsString, IsUrl, Min } from 'class-validator';
 import { WhenGroupRuns } from '../config/group-env';
@@ -13,6 +14,7 @@ export class PaymentsEnv {
    * The key of group `payments` at its provider, sent as `Authorization: Bearer …`. Required when `payments` runs
    * against a provider that is not on the loopback address.
    */
+  @Secret()
   @WhenGroupRuns((env: PaymentsEnv) => !isLoopbackUrl(env.PAYMENT_PROVIDER_URL))
   @IsString()
   @IsNotEmpty()

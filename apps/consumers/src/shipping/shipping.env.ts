@@ -1,3 +1,4 @@
+import { Secret } from '@app/config';
 import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsString, IsUrl, Min } from 'class-validator';
 import { WhenGroupRuns } from '../config/group-env';
@@ -13,6 +14,7 @@ export class ShippingEnv {
    * The key of group `shipping` at its carrier, sent as `Authorization: Bearer …`. Required when `shipping` runs
    * against a carrier that is not on the loopback address.
    */
+  @Secret()
   @WhenGroupRuns((env: ShippingEnv) => !isLoopbackUrl(env.SHIPPING_PROVIDER_URL))
   @IsString()
   @IsNotEmpty()

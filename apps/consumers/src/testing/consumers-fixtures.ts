@@ -39,6 +39,7 @@ export class ConsumersTestBed {
       CONSUMER_GROUPS: this.group,
       KAFKA_NAMESPACE: this.namespace,
       METRICS_PORT: '0',
+      KAFKA_CREATE_TOPICS: 'true',
       TOPIC_PARTITIONS: '1',
       ...env,
     });

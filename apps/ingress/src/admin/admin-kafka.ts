@@ -1,4 +1,4 @@
-import { createKafka, KafkaUnavailableError } from '@app/kafka';
+import { createKafka, KafkaConnection, KafkaUnavailableError } from '@app/kafka';
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Admin, Kafka, Partitioners, Producer } from 'kafkajs';
 
@@ -18,8 +18,8 @@ export class AdminKafka implements OnApplicationShutdown {
   private producerConnection?: Promise<Producer>;
   private adminConnection?: Promise<Admin>;
 
-  constructor(@Inject(ADMIN_KAFKA_BROKERS) private readonly brokers: string[]) {
-    this.kafka = createKafka('hookrail-ingress-admin', brokers, undefined, {
+  constructor(@Inject(ADMIN_KAFKA_BROKERS) private readonly connection: KafkaConnection) {
+    this.kafka = createKafka('hookrail-ingress-admin', connection, undefined, {
       retry: { retries: 2, initialRetryTime: 300 },
     });
   }
@@ -47,7 +47,7 @@ export class AdminKafka implements OnApplicationShutdown {
       return client;
     } catch (error) {
       forget();
-      throw new KafkaUnavailableError(this.brokers, error);
+      throw new KafkaUnavailableError(this.connection, error);
     }
   }
 

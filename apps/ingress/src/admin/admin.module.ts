@@ -1,3 +1,4 @@
+import { KafkaConnection } from '@app/kafka';
 import { SsrfGuard, SsrfPolicy } from '@app/ssrf-guard';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ADMIN_KAFKA_BROKERS, ADMIN_KAFKA_NAMESPACE, AdminKafka } from './admin-kafka';
@@ -33,7 +34,7 @@ import { WebhookEndpointsAdminUseCase } from './webhook-endpoints/webhook-endpoi
 
 export interface AdminSettings {
   adminToken: string;
-  kafkaBrokers: string[];
+  kafka: KafkaConnection;
   /** KAFKA_NAMESPACE of the consumer groups whose lag is shown by default. */
   kafkaNamespace: string;
   /** The console's chart samples: how often (0: not on this instance) and how long they are kept. */
@@ -68,7 +69,7 @@ export class AdminModule {
       ],
       providers: [
         { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
-        { provide: ADMIN_KAFKA_BROKERS, useValue: settings.kafkaBrokers },
+        { provide: ADMIN_KAFKA_BROKERS, useValue: settings.kafka },
         { provide: ADMIN_KAFKA_NAMESPACE, useValue: settings.kafkaNamespace },
         AdminTokenGuard,
         AdminKafka,

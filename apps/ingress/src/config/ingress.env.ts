@@ -1,3 +1,4 @@
+import { Secret } from '@app/config';
 import { OutboundWebhooksEnv } from '@app/webhooks';
 import { Transform, Type } from 'class-transformer';
 import { IsArray, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
@@ -20,6 +21,7 @@ export class IngressEnv extends OutboundWebhooksEnv {
   HOOKRAIL_SOURCES: string;
 
   /** Bearer token of `/admin` and the console, at least 16 characters: long enough that guessing is not an option. */
+  @Secret()
   @IsString()
   @MinLength(16, { message: 'must be at least 16 characters' })
   ADMIN_TOKEN: string;
@@ -43,6 +45,7 @@ export class IngressEnv extends OutboundWebhooksEnv {
    * Bearer tokens of internal CloudEvents producers (`POST /events`), comma-separated, each at least 16 characters;
    * with none, `POST /events` answers `401`.
    */
+  @Secret()
   @Transform(({ value }) =>
     typeof value === 'string'
       ? value

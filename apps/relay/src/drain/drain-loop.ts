@@ -31,7 +31,7 @@ export class DrainLoop {
     private readonly name: string,
   ) {
     this.logger = logger.child({ loop: name });
-    this.publisher = new KafkaPublisher(config.KAFKA_BROKERS, this.logger);
+    this.publisher = new KafkaPublisher(config, this.logger);
   }
 
   start(): void {

@@ -1,4 +1,4 @@
-import { createKafka } from '@app/kafka';
+import { createKafka, plaintextKafka } from '@app/kafka';
 import { createLogger } from '@app/logger';
 import { OutboxRow } from '@app/outbox';
 import { LocalKafkaCluster, waitFor } from '@app/testing';
@@ -42,11 +42,11 @@ function keyOn(partition: number): string {
 }
 
 async function valuesInTopic(cluster: LocalKafkaCluster): Promise<string[]> {
-  const consumer = createKafka('leader-change-reader', cluster.brokers).consumer({ groupId: `reader-${Date.now()}` });
+  const consumer = createKafka('leader-change-reader', plaintextKafka(cluster.brokers)).consumer({ groupId: `reader-${Date.now()}` });
   const values: string[] = [];
   await consumer.connect();
   await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
-  const admin = createKafka('leader-change-admin', cluster.brokers).admin();
+  const admin = createKafka('leader-change-admin', plaintextKafka(cluster.brokers)).admin();
   await admin.connect();
   const total = (await admin.fetchTopicOffsets(TOPIC)).reduce((sum, partition) => sum + Number(partition.high), 0);
   await admin.disconnect();
@@ -67,7 +67,7 @@ describe('KafkaPublisher when a partition leader moves to a broker that already 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-leader-change-'));
     cluster = await LocalKafkaCluster.start(2, dir, '256m');
-    admin = createKafka('leader-change-test', cluster.brokers).admin();
+    admin = createKafka('leader-change-test', plaintextKafka(cluster.brokers)).admin();
     await admin.connect();
     await admin.createTopics({
       waitForLeaders: true,
@@ -91,7 +91,7 @@ describe('KafkaPublisher when a partition leader moves to a broker that already 
   }, 60_000);
 
   it('reports a batch published only once every row of it is on the brokers', async () => {
-    const publisher = new KafkaPublisher(cluster.brokers, createLogger('relay', 'silent'));
+    const publisher = new KafkaPublisher(plaintextKafka(cluster.brokers), createLogger('relay', 'silent'));
     const [onFirst, onSecond] = [keyOn(0), keyOn(1)];
     // Partition 0 is led by broker 1 and partition 1 by broker 2; the publisher learns that here.
     await publisher.send([row(onFirst, 'before-0'), row(onSecond, 'before-1')]);

@@ -1,4 +1,4 @@
-import { createKafka } from '@app/kafka';
+import { createKafka, KafkaConnection } from '@app/kafka';
 import { OutboxRow } from '@app/outbox';
 import { Admin, ICustomPartitioner, Message, PartitionMetadata, Partitioners, Producer, RecordMetadata } from 'kafkajs';
 import { Logger } from 'pino';
@@ -53,7 +53,7 @@ export class KafkaPublisher {
   private readonly partitions = new Map<string, PartitionMetadata[]>();
 
   constructor(
-    private readonly brokers: string[],
+    private readonly connection: KafkaConnection,
     private readonly logger: Logger,
   ) {}
 
@@ -107,7 +107,7 @@ export class KafkaPublisher {
     const known = this.partitions.get(topic);
     if (known) return known;
     try {
-      this.admin ??= createKafka('hookrail-relay', this.brokers, this.logger).admin();
+      this.admin ??= createKafka('hookrail-relay', this.connection, this.logger).admin();
       await this.admin.connect();
       const [metadata] = (await this.admin.fetchTopicMetadata({ topics: [topic] })).topics;
       if (!metadata || metadata.partitions.length === 0) return undefined;
@@ -122,7 +122,7 @@ export class KafkaPublisher {
     if (this.producer) return this.producer;
     // Few retries inside kafkajs: after them the batch rolls back and is sent again by a fresh producer (reset()), so
     // the loop's own backoff, logging and shutdown stay in charge, and no producer sends again after giving up.
-    const kafka = createKafka('hookrail-relay', this.brokers, this.logger, { producerReplacedAfterFailedSend: true });
+    const kafka = createKafka('hookrail-relay', this.connection, this.logger, { producerReplacedAfterFailedSend: true });
     const producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,

@@ -3,7 +3,7 @@ import { DEAD_LETTER_STORE_GROUP, dltTopic, replayTopic } from '@app/contracts';
 import { connect } from '@app/db';
 import { scheduleJob } from '@app/jobs';
 import { JobHeartbeatEntity } from '@app/jobs/entities';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, KafkaConnection, prepareKafkaAccess } from '@app/kafka';
 import { Logger } from 'pino';
 import { DeadLetterEntity } from '../entities/dead-letter.entity';
 import { DEAD_LETTER_RETENTION_JOB, pruneDeadLetters } from '../retention/dead-letter-retention';
@@ -11,12 +11,13 @@ import { DeadLetterStore } from './dead-letter-store';
 
 export interface DeadLetterStoreSettings {
   databaseUrl: string;
-  brokers: string[];
+  kafka: KafkaConnection;
   /** Prefix of every topic and group id (KAFKA_NAMESPACE). */
   namespace: string;
   /** The consumer groups whose `<group>.dlt` the store indexes. */
   groups: readonly string[];
-  /** Partitions of a DLT or replay topic the store has to create. */
+  /** Create a missing DLT or replay topic (development) with this many partitions, instead of stopping. */
+  createTopics: boolean;
   topicPartitions: number;
   /** Resolved and purged dead letters are deleted after this long. */
   retentionSeconds: number;
@@ -32,18 +33,17 @@ export async function startDeadLetterStore(settings: DeadLetterStoreSettings, lo
     poolSize: 3,
     entities: [DeadLetterEntity, JobHeartbeatEntity],
   });
-  const kafka = createKafka('hookrail-dlq-store', settings.brokers, logger);
+  const kafka = createKafka('hookrail-dlq-store', settings.kafka, logger);
   const sources = settings.groups.map((group) => ({
     group,
     dltTopic: namespaced(dltTopic(group)),
     replayTopic: namespaced(replayTopic(group)),
   }));
-  await ensureTopics(
-    kafka,
-    sources
-      .flatMap((source) => [source.dltTopic, source.replayTopic])
-      .map((topic) => ({ topic, numPartitions: settings.topicPartitions })),
-  );
+  await prepareKafkaAccess(kafka, settings.kafka, {
+    topics: sources.flatMap((source) => [source.dltTopic, source.replayTopic]),
+    groups: [namespaced(DEAD_LETTER_STORE_GROUP)],
+    createWithPartitions: settings.createTopics ? settings.topicPartitions : undefined,
+  });
   const store = new DeadLetterStore({
     kafka,
     dataSource,

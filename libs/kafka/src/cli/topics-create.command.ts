@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const partitions = env.TOPIC_PARTITIONS;
   const topics = projectTopics().map((topic) => `${env.KAFKA_NAMESPACE}${topic}`);
   const created = await ensureTopics(
-    createKafka('hookrail-topics', env.KAFKA_BROKERS),
+    createKafka('hookrail-topics', env),
     topics.map((topic) => ({ topic, numPartitions: partitions })),
   );
   console.log(

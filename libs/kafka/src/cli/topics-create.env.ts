@@ -1,14 +1,12 @@
-import { Transform, Type } from 'class-transformer';
-import { ArrayNotEmpty, IsInt, Matches, Min } from 'class-validator';
+import { KafkaEnv } from '@app/config';
+import { Type } from 'class-transformer';
+import { IsInt, Matches, Min } from 'class-validator';
 
-/** What `npm run topics:create` reads: the broker, the names' prefix and the partition count of new topics. */
-export class TopicsCreateEnv {
-  /** The Kafka brokers to create the topics on, a comma-separated `host:port` list. */
-  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((broker) => broker.trim()) : value))
-  @ArrayNotEmpty()
-  @Matches(/^[A-Za-z0-9.\-\[\]:]+:\d{1,5}$/, { each: true, message: 'must be a comma-separated list of host:port' })
-  KAFKA_BROKERS: string[] = ['127.0.0.1:9092'];
-
+/**
+ * What `npm run topics:create` reads: how to reach Kafka (an administrator's credentials: the apps may not create
+ * topics), the names' prefix and the partition count of new topics.
+ */
+export class TopicsCreateEnv extends KafkaEnv {
   /** Prefix of every topic created, as the consumers app prefixes the topics it subscribes to. */
   @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
   KAFKA_NAMESPACE = '';

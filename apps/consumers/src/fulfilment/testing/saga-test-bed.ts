@@ -88,6 +88,7 @@ export class SagaTestBed {
       CONSUMER_GROUPS: SAGA_GROUPS,
       KAFKA_NAMESPACE: this.namespace,
       METRICS_PORT: '0',
+      KAFKA_CREATE_TOPICS: 'true',
       TOPIC_PARTITIONS: '1',
       PAYMENT_PROVIDER_URL: this.payments.url,
       SHIPPING_PROVIDER_URL: this.shipping.url,

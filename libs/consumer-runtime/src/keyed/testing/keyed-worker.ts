@@ -4,7 +4,7 @@
 import 'reflect-metadata';
 import { SHOP_ORDER_PLACED_V1 } from '@app/contracts';
 import { connect } from '@app/db';
-import { createKafka } from '@app/kafka';
+import { createKafka, kafkaFromEnv } from '@app/kafka';
 import { createLogger } from '@app/logger';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConsumerMetrics, ConsumerRuntime } from '../..';
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
         },
       },
     ],
-    kafka: createKafka('keyed-worker', env('KAFKA_BROKERS').split(',')),
+    kafka: createKafka('keyed-worker', kafkaFromEnv()),
     dataSource,
     logger,
     metrics: new ConsumerMetrics(),
