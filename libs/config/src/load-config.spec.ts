@@ -43,11 +43,11 @@ describe('loadConfig', () => {
     }
     expect(error?.problems).toEqual([
       'DATABASE_URL is required but not set',
-      expect.stringMatching(/^KAFKA_BROKERS is invalid/),
       expect.stringMatching(/^LOG_LEVEL is invalid: must be one of/),
+      expect.stringMatching(/^KAFKA_BROKERS is invalid/),
     ]);
     expect(error?.message).toMatch(
-      /^configuration error \(3 problems\): DATABASE_URL is required but not set; KAFKA_BROKERS is invalid: .*; LOG_LEVEL is invalid: /,
+      /^configuration error \(3 problems\): DATABASE_URL is required but not set; LOG_LEVEL is invalid: .*; KAFKA_BROKERS is invalid: /,
     );
   });
 });

@@ -23,7 +23,11 @@ export function loadConfig<T extends object>(
   prepare?.(config);
   const errors = validateSync(config, { forbidUnknownValues: false });
   if (errors.length > 0 || secrets.problems.length > 0) {
-    const problems = [...secrets.problems, ...errors.map((error) => describe(error, env))];
+    // A secret whose file was refused is named once, by that problem.
+    const named = errors.filter(
+      (error) => !secrets.problems.some((problem) => problem.startsWith(`${error.property}`)),
+    );
+    const problems = [...secrets.problems, ...named.map((error) => describe(error, env))];
     throw new ConfigError(configErrorMessage(problems), problems);
   }
   return config;
