@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_READERS, CONFIGURATION_PAGE, configurationPage } from '../../scripts/docs/configuration.page';
 import { SECTIONS_OUTSIDE_CLASSES } from '../../scripts/docs/variables-outside-classes';
+import { markdownDocuments } from './markdown';
 
 /**
  * docs/configuration.md is generated from the configuration classes (`*.env.ts`: each property's doc comment and
@@ -16,10 +17,8 @@ const codeFiles = ['apps', 'libs', 'scripts']
   .flatMap((dir) => (readdirSync(path.join(root, dir), { recursive: true }) as string[]).map((f) => path.join(dir, f)))
   .filter((file) => file.endsWith('.ts') && !/\.(int-)?spec\.ts$/.test(file));
 
-/** The documents that may point to the page: the README and docs/*.md. */
-const documents = ['README.md', ...readdirSync(path.join(root, 'docs')).map((file) => path.join('docs', file))].filter(
-  (file) => file.endsWith('.md') && file !== CONFIGURATION_PAGE,
-);
+/** The documents that may point to the page: the README and every Markdown page under docs/. */
+const documents = markdownDocuments(root).filter((file) => file !== CONFIGURATION_PAGE);
 
 /** A file of the repository, by its path from the root. */
 function read(file: string): string {

@@ -12,8 +12,8 @@ export async function notifyOutbox(dataSource: DataSource): Promise<void> {
 /**
  * Wakes the relays after outbox rows were committed. The NOTIFY goes out after the writer's commit, never inside
  * its transaction: Postgres holds one database-wide lock from a notifying transaction's commit until its WAL is
- * flushed, so a NOTIFY in every inserting transaction serialises all of them (docs/decisions.md, "NOTIFY after the
- * commit").
+ * flushed, so a NOTIFY in every inserting transaction serialises all of them (docs/decisions/request-plane.md,
+ * "NOTIFY after the commit").
  *
  * Calls coalesce: one NOTIFY is in flight at a time, and any number of commits while it is in flight cause exactly
  * one more after it, so every commit is followed by a NOTIFY sent after it. A failed NOTIFY is reported to

@@ -11,8 +11,8 @@ export function markDeliveriesWritten(manager: EntityManager): void {
 /**
  * Calls `committed` after every commit of a transaction that wrote deliveries (TypeORM's afterTransactionCommit on
  * the consumers' DataSource). The wake-up goes out after the commit, never inside the transaction: the workers would
- * find nothing yet, and a NOTIFY inside a transaction serialises commits (docs/internals.md, Relay, wake-up; why:
- * docs/decisions.md, NOTIFY after the commit).
+ * find nothing yet, and a NOTIFY inside a transaction serialises commits (docs/internals/relay.md, Wake-up; why:
+ * docs/decisions/request-plane.md, NOTIFY after the commit).
  */
 export function onDeliveriesCommitted(dataSource: DataSource, committed: () => void): () => void {
   const subscriber: EntitySubscriberInterface = {
