@@ -11,3 +11,4 @@ export * from './test-data-source';
 export * from './order-events.fixture';
 export * from './dead-letter-scenario';
 export * from './parking-scenario';
+export * from './secure-kafka';
