@@ -24,7 +24,8 @@ export class SourceConfig {
   @IsIn(SCHEMES, { message: `scheme must be one of ${SCHEMES.join(', ')}` })
   scheme: Scheme;
 
-  /** Active secrets, newest first; several at once during rotation. `env:NAME` reads the variable NAME. */
+  /** Active secrets, newest first; several at once during rotation. `env:NAME` reads the variable NAME, `file:/path` a
+   * file (a mounted secret; one trailing line break is dropped). */
   @IsArray()
   @ArrayNotEmpty({ message: 'secrets must list at least one secret' })
   @IsString({ each: true })

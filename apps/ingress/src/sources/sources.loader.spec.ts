@@ -19,6 +19,16 @@ const shop = {
 };
 
 describe('loadSources', () => {
+  it('reads a file: secret, less its trailing line break, and names a file that cannot be read', () => {
+    const secretFile = file('whsec_ZnJvbS1hLWZpbGU=\n');
+    const [source] = loadSources(file([{ ...shop, secrets: [`file:${secretFile}`] }]), {});
+    expect(source.secrets).toEqual(['whsec_ZnJvbS1hLWZpbGU=']);
+    const absent = path.join(dir, 'absent-secret');
+    expect(() => loadSources(file([{ ...shop, secrets: [`file:${absent}`] }]), {})).toThrow(
+      `source #1 (shop): secrets[0] refers to file ${absent}, which cannot be read (ENOENT)`,
+    );
+  });
+
   it('resolves env: secrets and applies per-scheme defaults', () => {
     const [source] = loadSources(file([shop]), { SHOP_SECRET: 'whsec_c2VjcmV0' });
     expect(source).toEqual({

@@ -84,11 +84,22 @@ export function loadSources(path: string, env: NodeJS.ProcessEnv = process.env):
 function secretProblem(config: SourceConfig, secret: string, position: number, where: string): string | undefined {
   const problem = config.scheme === 'standard-webhooks' ? webhookSecretProblem(secret) : undefined;
   if (!problem) return undefined;
-  const given = config.secrets[position].startsWith('env:') ? ` (${config.secrets[position]})` : '';
+  const given = /^(env|file):/.test(config.secrets[position]) ? ` (${config.secrets[position]})` : '';
   return `${where}: secrets[${position}]${given} is not a Standard Webhooks signing secret: ${problem}; a valid one is ${WEBHOOK_SECRET_FORMAT}`;
 }
 
+/** A secret as written, or read from `env:NAME` or `file:/path` (a mounted secret, less one trailing line break). */
 function resolveSecret(secret: string, where: string, env: NodeJS.ProcessEnv): string | { problem: string } {
+  if (secret.startsWith('file:')) {
+    const file = secret.slice(5);
+    try {
+      return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      return {
+        problem: `${where} refers to file ${file}, which cannot be read (${(error as NodeJS.ErrnoException).code})`,
+      };
+    }
+  }
   if (!secret.startsWith('env:')) return secret;
   const name = secret.slice(4);
   const value = env[name];
