@@ -32,7 +32,7 @@ interface ErrorLike {
 /** The error and the errors it wraps (kafkajs keeps the first in `originalError`, Node in `cause`). */
 function chain(error: unknown): ErrorLike[] {
   const errors: ErrorLike[] = [];
-  for (let current = error as ErrorLike | undefined; current && errors.length < 8; ) {
+  for (let current = error as ErrorLike | undefined; current && errors.length < 8;) {
     errors.push(current);
     current = (current.originalError ?? current.cause) as ErrorLike | undefined;
   }

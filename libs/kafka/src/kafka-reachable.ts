@@ -33,9 +33,13 @@ export class KafkaUnavailableError extends Error {
 
   constructor(connection: KafkaConnection, cause: unknown) {
     const brokers = connection.KAFKA_BROKERS;
-    super(explainKafkaError(cause, connection) ?? `Kafka does not answer at KAFKA_BROKERS=${brokers.join(',')}: ${(cause as Error)?.message ?? cause}`, {
-      cause,
-    });
+    super(
+      explainKafkaError(cause, connection) ??
+        `Kafka does not answer at KAFKA_BROKERS=${brokers.join(',')}: ${(cause as Error)?.message ?? cause}`,
+      {
+        cause,
+      },
+    );
   }
 }
 
