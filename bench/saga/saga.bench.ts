@@ -141,7 +141,10 @@ async function main(): Promise<void> {
     await db.end().catch(() => undefined);
     await Promise.all([stop(ingress), stop(relay), stop(consumers)]);
     await Promise.all([payments.close(), shipping.close()]);
-    await deleteTopicsStartingWith(createKafka('hookrail-bench-saga', { ...kafkaFromEnv(), KAFKA_BROKERS: brokers }), namespace);
+    await deleteTopicsStartingWith(
+      createKafka('hookrail-bench-saga', { ...kafkaFromEnv(), KAFKA_BROKERS: brokers }),
+      namespace,
+    );
   }
 }
 

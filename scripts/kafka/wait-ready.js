@@ -10,7 +10,8 @@ const deadline = Date.now() + Number(process.env.READY_TIMEOUT_SECONDS || 90) * 
 const brokerCount = Number(process.env.READY_BROKER_COUNT || 1);
 const nodeId = process.env.READY_NODE_ID ? Number(process.env.READY_NODE_ID) : undefined;
 const env = process.env;
-const ssl = env.KAFKA_TLS === 'true' && (env.KAFKA_TLS_CA_FILE ? { ca: [readFileSync(env.KAFKA_TLS_CA_FILE, 'utf8')] } : true);
+const ssl =
+  env.KAFKA_TLS === 'true' && (env.KAFKA_TLS_CA_FILE ? { ca: [readFileSync(env.KAFKA_TLS_CA_FILE, 'utf8')] } : true);
 const sasl = env.KAFKA_SASL_MECHANISM && {
   mechanism: env.KAFKA_SASL_MECHANISM,
   username: env.KAFKA_SASL_USERNAME,

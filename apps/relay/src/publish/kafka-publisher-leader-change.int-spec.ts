@@ -42,7 +42,9 @@ function keyOn(partition: number): string {
 }
 
 async function valuesInTopic(cluster: LocalKafkaCluster): Promise<string[]> {
-  const consumer = createKafka('leader-change-reader', plaintextKafka(cluster.brokers)).consumer({ groupId: `reader-${Date.now()}` });
+  const consumer = createKafka('leader-change-reader', plaintextKafka(cluster.brokers)).consumer({
+    groupId: `reader-${Date.now()}`,
+  });
   const values: string[] = [];
   await consumer.connect();
   await consumer.subscribe({ topic: TOPIC, fromBeginning: true });

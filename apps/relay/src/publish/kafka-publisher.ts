@@ -122,7 +122,9 @@ export class KafkaPublisher {
     if (this.producer) return this.producer;
     // Few retries inside kafkajs: after them the batch rolls back and is sent again by a fresh producer (reset()), so
     // the loop's own backoff, logging and shutdown stay in charge, and no producer sends again after giving up.
-    const kafka = createKafka('hookrail-relay', this.connection, this.logger, { producerReplacedAfterFailedSend: true });
+    const kafka = createKafka('hookrail-relay', this.connection, this.logger, {
+      producerReplacedAfterFailedSend: true,
+    });
     const producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
