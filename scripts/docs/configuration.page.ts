@@ -33,7 +33,18 @@ export const CONFIG_READERS: ConfigReader[] = [
     classes: ['ConsumersEnv', 'DeadLetterStoreEnv', ...GROUP_ENVS.map(({ name }) => name)],
   },
   { title: 'CLI', name: 'CLI', command: 'npx hookrail', classes: ['CliEnv'] },
-  { title: 'Topic creation', name: 'topics:create', command: 'npm run topics:create', classes: ['TopicsCreateEnv'] },
+  {
+    title: 'Topic creation and ACLs',
+    name: 'topics:create, kafka:acls',
+    command: 'npm run topics:create, npm run kafka:acls',
+    classes: ['TopicsCreateEnv'],
+  },
+  {
+    title: 'Benchmarks and tests',
+    name: 'benchmarks',
+    command: 'npm run bench:<name>, npm test',
+    classes: ['KafkaEnv'],
+  },
 ];
 
 /** Headings of the tables of a section's variables that a class other than its own declares. */

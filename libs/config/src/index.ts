@@ -7,3 +7,4 @@ export * from './development-env';
 export * from './kafka.env';
 export * from './readable-file.validator';
 export * from './secret';
+export * from './tls-refusal';

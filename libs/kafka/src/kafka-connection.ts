@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { KafkaEnv } from '@app/config';
+import { KafkaEnv, loadConfig } from '@app/config';
 import type { KafkaConfig, SASLOptions } from 'kafkajs';
 
 /** How to reach Kafka, as every program's configuration gives it (KafkaEnv: brokers, TLS, SASL). */
@@ -56,6 +56,5 @@ export function kafkaPrincipal(connection: KafkaConnection): string {
 
 /** The connection the environment describes (KafkaEnv's variables), for tools and tests without a config of their own. */
 export function kafkaFromEnv(env: NodeJS.ProcessEnv = process.env): KafkaConnection {
-  const { loadConfig, KafkaEnv } = require('@app/config') as typeof import('@app/config');
   return loadConfig(KafkaEnv, env);
 }

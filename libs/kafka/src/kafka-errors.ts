@@ -1,16 +1,5 @@
+import { HOST_NOT_IN_CERTIFICATE, isUntrustedCertificate } from '@app/config';
 import { KafkaConnection, kafkaPrincipal } from './kafka-connection';
-
-/** Node's codes for a certificate that TLS would not accept. */
-const UNTRUSTED_CERTIFICATE = new Set([
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_SIGNATURE_FAILURE',
-]);
 
 /** Kafka's authorization errors: what the principal was refused. */
 const AUTHORIZATION: Record<string, string> = {
@@ -54,13 +43,13 @@ export function explainKafkaError(error: unknown, connection: KafkaConnection, s
       );
     if (cause.type === 'UNSUPPORTED_SASL_MECHANISM' || cause.type === 'ILLEGAL_SASL_STATE')
       return `the brokers do not accept KAFKA_SASL_MECHANISM=${connection.KAFKA_SASL_MECHANISM} on this listener`;
-    if (cause.code && UNTRUSTED_CERTIFICATE.has(cause.code))
+    if (isUntrustedCertificate(cause.code))
       return (
         `the brokers' TLS certificate is not trusted (${cause.code}): KAFKA_TLS_CA_FILE` +
         `${connection.KAFKA_TLS_CA_FILE ? `=${connection.KAFKA_TLS_CA_FILE}` : ' (unset: the system trust store)'}` +
         ` must hold the authority that signed it`
       );
-    if (cause.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    if (cause.code === HOST_NOT_IN_CERTIFICATE)
       return `the brokers' TLS certificate does not name the host in KAFKA_BROKERS=${connection.KAFKA_BROKERS.join(',')}: ${cause.message}`;
     if (cause.type && AUTHORIZATION[cause.type])
       return (

@@ -1,22 +1,16 @@
 // npm run kafka:acls — the ACLs each hookrail program needs on a Kafka cluster with an authorizer: printed as
 // kafka-acls commands, or with --apply created through this connection (an administrator's: KAFKA_SASL_* of a
-// principal allowed to alter ACLs). Names carry KAFKA_NAMESPACE; principals are User:hookrail-<program>.
+// principal allowed to alter ACLs). It reads topics:create's configuration; names carry KAFKA_NAMESPACE; principals are User:hookrail-<program>.
 import 'reflect-metadata';
-import { KafkaEnv, loadConfig } from '@app/config';
+import { loadConfig } from '@app/config';
 import { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } from 'kafkajs';
-import { Matches } from 'class-validator';
 import { aclCommand, programAcls } from '../acls';
 import { createKafka } from '../kafka-client';
 import { explainKafkaError } from '../kafka-errors';
-
-class KafkaAclsEnv extends KafkaEnv {
-  /** Prefix of every topic and group name, as the apps are started with. */
-  @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
-  KAFKA_NAMESPACE = '';
-}
+import { TopicsCreateEnv } from './topics-create.env';
 
 async function main(): Promise<void> {
-  const env = loadConfig(KafkaAclsEnv);
+  const env = loadConfig(TopicsCreateEnv);
   const acls = programAcls({ namespace: env.KAFKA_NAMESPACE });
   if (!process.argv.includes('--apply')) {
     for (const entry of acls) console.log(aclCommand(entry));
