@@ -1,9 +1,9 @@
 import {
   AppProcess,
   cleanEnv,
-  createTestDatabase,
   freePort,
   SecureKafka,
+  SecurePostgres,
   TestDatabase,
   uniqueName,
   waitFor,
@@ -20,11 +20,12 @@ import { standardHeaders } from '../ingress/signing';
 const bin = path.resolve(__dirname, '../../bin/hookrail');
 
 /**
- * The whole path on the secured broker: TLS, SCRAM and PLAIN logins, a client certificate, and each program as its own
- * principal with only the ACLs `npm run kafka:acls` grants it; topics made beforehand by `topics:create` as the
- * administrator. Then each way a connection is refused gives its one line.
+ * The whole path on the secured broker and database: TLS, SCRAM and PLAIN logins, a client certificate, and each
+ * program as its own principal with only the ACLs `npm run kafka:acls` grants it; topics made beforehand by
+ * `topics:create` as the administrator; Postgres reached over verified TLS with a password, as a role that is no
+ * superuser. Then each way a Kafka connection is refused gives its one line (test/secure/secure-postgres for Postgres).
  */
-describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program)', () => {
+describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program) and Postgres (verified TLS)', () => {
   let kafka: SecureKafka;
   let database: TestDatabase;
   let db: Client;
@@ -56,7 +57,7 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program)', () =
     kafka = SecureKafka.start();
     namespace = `${uniqueName('secure')}.`;
     dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-secure-'));
-    database = await createTestDatabase();
+    database = await SecurePostgres.start().createDatabase();
     db = new Client({ connectionString: database.url });
     await db.connect();
     // The administrator makes the topics and grants each program its ACLs; no app may create a topic.
@@ -179,10 +180,20 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program)', () =
         ).rowCount === 1,
       { what: 'the replayed dead letter back in the queue with replay count 1', timeoutMs: 60_000 },
     );
+    // Every connection the programs hold to the database is TLS: the pools, the relay's LISTEN lane session.
+    const sessions = await db.query<{ application_name: string; ssl: boolean }>(
+      `SELECT a.application_name, s.ssl FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid)
+        WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()`,
+    );
+    expect(sessions.rows.map((row) => row.application_name)).toEqual(
+      expect.arrayContaining(['hookrail-ingress', 'hookrail-relay', 'hookrail-consumers']),
+    );
+    expect(sessions.rows.filter((row) => !row.ssl)).toEqual([]);
     // No program logged a password.
     const output = started.map((child) => child.stdout + child.stderr).join('\n');
     for (const principal of ['hookrail-ingress', 'hookrail-relay', 'hookrail-consumers'])
       expect(output).not.toContain(kafka.password(principal));
+    expect(output).not.toContain(new URL(database.url).password);
   }, 300_000);
 
   /** Starts the relay (or consumers) with `env` and resolves with its exit and its output. */

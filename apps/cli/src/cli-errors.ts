@@ -1,6 +1,6 @@
 import { ConfigError } from '@app/config';
 import { explainKafkaError, KafkaConnection } from '@app/kafka/light';
-import { databaseName } from '@app/db/light';
+import { databaseAddress, explainPostgresError } from '@app/db/light';
 import { errorMessage } from '@app/logger/light';
 
 /** A command line the CLI cannot run as written: an unknown command, a missing or malformed argument (exit 2). */
@@ -19,20 +19,15 @@ export class UnreachableError extends Error {
 }
 
 /**
- * Why connecting to Postgres failed, in terms of DATABASE_URL: a database that does not exist or credentials it
- * refuses are configuration errors (exit 2: retrying will not help); anything else means it cannot be reached.
+ * Why connecting to Postgres failed, in terms of DATABASE_URL: a refusal that retrying will not mend (a database that
+ * does not exist, credentials or a certificate it refuses) is configuration (exit 2); anything else, unreachable.
  */
 export function postgresConnectError(error: unknown, url: string): Error {
-  const { hostname, port } = new URL(url);
-  const where = `${hostname}:${port || 5432}`;
-  const code = (error as { code?: string }).code;
-  if (code === '3D000')
-    return new ConfigError(
-      `DATABASE_URL names database ${databaseName(url)} on ${where}, which does not exist (npm run db:migrate creates and migrates it)`,
-    );
-  if (code === '28P01' || code === '28000')
-    return new ConfigError(`Postgres at ${where} refuses the user of DATABASE_URL: ${errorMessage(error)}`);
-  return new UnreachableError(`cannot reach Postgres at ${where} (DATABASE_URL): ${errorMessage(error)}`);
+  const refused = explainPostgresError(error, url);
+  if (refused) return new ConfigError(refused);
+  return new UnreachableError(
+    `cannot reach Postgres at ${databaseAddress(url)} (DATABASE_URL): ${errorMessage(error)}`,
+  );
 }
 
 /** Credentials, a certificate or a permission that Kafka refuses are configuration; anything else, unreachable. */

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrap, closeOnSignals } from '@app/config';
+import { bootstrap, closeOnSignals, ConfigError } from '@app/config';
 import { checkDatabase, describeDatabase } from '@app/db';
 import { LOGGER, Logger } from '@app/logger';
 import { loadIngressConfig } from './config/load-ingress-config';
@@ -24,8 +24,15 @@ bootstrap('ingress', async () => {
   );
   const app = await starting;
   app.get<Logger>(LOGGER).info({ port: config.PORT }, 'ingress started');
-  // An unmigrated database: say so at once (and /readyz answers 503 until it is migrated).
-  void checkDatabase(config.DATABASE_URL).catch((error: Error) =>
-    app.get<Logger>(LOGGER).warn({ err: error.message }, `not ready: ${describeDatabase(config.DATABASE_URL)}`),
-  );
+  // An unmigrated database: say so at once (and /readyz answers 503 until it is migrated). A refusal that waiting
+  // cannot mend (a wrong password, an untrusted certificate) stops the ingress with its one line.
+  void checkDatabase(config.DATABASE_URL).catch(async (error: Error) => {
+    if (!(error instanceof ConfigError))
+      return app
+        .get<Logger>(LOGGER)
+        .warn({ err: error.message }, `not ready: ${describeDatabase(config.DATABASE_URL)}`);
+    process.stderr.write(`ingress: ${error.message}\n`);
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  });
 });

@@ -7,6 +7,7 @@ export * from './database-url';
 export * from './schema-drift';
 export * from './migrate';
 export * from './pg-errors';
+export * from './postgres-refusals';
 export * from './migrations';
 export * from './pool-query';
 export * from './query-rows';

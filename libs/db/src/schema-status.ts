@@ -1,6 +1,8 @@
+import { ConfigError } from '@app/config';
 import { Client } from 'pg';
 import { databaseName } from './database-url';
 import { MIGRATIONS } from './migrations';
+import { explainPostgresError } from './postgres-refusals';
 import { clientRows, QueryRows } from './query-rows';
 
 /** Whether the database has every migration this build knows; the names of those it lacks. */
@@ -37,16 +39,22 @@ export function describeMissingMigrations(status: SchemaStatus): string {
 
 /**
  * Resolves when Postgres at `url` answers and its schema has every migration of this build; throws otherwise, with
- * what is wrong (unreachable, or the migrations it lacks and the command that adds them).
+ * what is wrong (unreachable, or the migrations it lacks and the command that adds them), a ConfigError when Postgres
+ * refuses the connection itself (a wrong password, an untrusted certificate, a server that wants TLS).
  */
 export async function checkDatabase(url: string): Promise<void> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  await client.connect();
+  let client: Client | undefined;
   try {
+    client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+    await client.connect();
     const status = await schemaStatus(clientRows(client));
     if (!status.migrated) throw new Error(describeMissingMigrations(status));
+  } catch (error) {
+    // A refusal that waiting cannot mend (credentials, TLS, a missing database) stops the app with its line.
+    const refused = explainPostgresError(error, url);
+    throw refused ? new ConfigError(refused) : error;
   } finally {
-    await client.end().catch(() => undefined);
+    await client?.end().catch(() => undefined);
   }
 }
 

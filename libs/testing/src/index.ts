@@ -12,3 +12,4 @@ export * from './order-events.fixture';
 export * from './dead-letter-scenario';
 export * from './parking-scenario';
 export * from './secure-kafka';
+export * from './secure-postgres';

@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { createDatabaseIfAbsent, migrate } from '../migrate';
 import { DEFAULT_DATABASE_URL, redactUrl } from '../database-url';
+import { explainPostgresError } from '../postgres-refusals';
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: Error) => {
-  console.error(`db:migrate: failed: ${error.message}`);
+  const refused = explainPostgresError(error, process.env.DATABASE_URL || DEFAULT_DATABASE_URL);
+  console.error(refused ? `db:migrate: ${refused}` : `db:migrate: failed: ${error.message}`);
   process.exit(1);
 });
