@@ -30,6 +30,8 @@ describe('key-level concurrency in a partition (real Kafka, real Postgres)', () 
   const kafka = testKafka('keyed-test');
   const topics: string[] = [];
   const runtimes: ConsumerRuntime[] = [];
+  /** Handlers a test holds; a failed test's are let go so that its runtime can stop. */
+  const holds: (() => void)[] = [];
   let database: TestDatabase;
   let dataSource: DataSource;
 
@@ -40,6 +42,7 @@ describe('key-level concurrency in a partition (real Kafka, real Postgres)', () 
   });
 
   afterAll(async () => {
+    holds.forEach((release) => release());
     await Promise.all(runtimes.map((runtime) => runtime.stop()));
     await dataSource.destroy();
     await database.drop();
@@ -132,13 +135,18 @@ describe('key-level concurrency in a partition (real Kafka, real Postgres)', () 
     const names = await group(1);
     const slow = orderEvent('order-slow', { data: { note: '1' } });
     let slowCalls = 0;
+    // The retry of the slow key waits for the test: the key stays unapplied however long the others take.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    holds.push(release);
     await start(
       names,
       async (event, ctx) => {
         if (event.id === slow.id && ++slowCalls === 1) throw new Error('provider answered 500');
+        if (event.id === slow.id) await released;
         writeKeyedEffect(event, ctx);
       },
-      { retry: { baseDelayMs: 4_000, maxDelayMs: 4_000 } },
+      { retry: { baseDelayMs: 1_000, maxDelayMs: 1_000 } },
     );
     const others = keyedEvents(40, 2, 'order-fast');
     const later = orderEvent('order-slow', { data: { note: '2' } });
@@ -146,11 +154,13 @@ describe('key-level concurrency in a partition (real Kafka, real Postgres)', () 
 
     await waitFor(async () => (await keyedEffects(dataSource, names.group)).length === others.length, {
       what: 'the other keys applied while the slow key waits',
+      timeoutMs: 60_000,
     });
     const meanwhile = await keyedEffects(dataSource, names.group);
     expect(meanwhile.filter((row) => row.key === 'order-slow')).toEqual([]);
     expect(await committedOffsets(kafka, names.group, names.topic)).toEqual([expect.any(Number)]);
     expect(Math.max(0, (await committedOffsets(kafka, names.group, names.topic))[0])).toBe(0);
+    release();
 
     await waitFor(async () => (await committed(names.group, names.topic)) === others.length + 2, {
       what: 'the slow key applied after its retry, and every offset committed',
