@@ -3,12 +3,14 @@ import { bootstrap, closeOnSignals, loadConfig } from '@app/config';
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { DeadLetterStoreEnv, startDeadLetterStore } from '@app/dead-letters';
 import { createLogger } from '@app/logger';
+import { startTracing, TracingEnv } from '@app/tracing';
 import { loadConsumersConfig } from './config/load-consumers-config';
 import { startConsumers } from './consumers.app';
 
 bootstrap('consumers', async () => {
   const config = loadConsumersConfig();
   const storeConfig = loadConfig(DeadLetterStoreEnv);
+  const tracing = startTracing('consumers', loadConfig(TracingEnv));
   const logger = createLogger('consumers', config.LOG_LEVEL, config.LOG_FORMAT);
   // A stop while it still waits for Postgres or Kafka has nothing to finish; once they answer, it waits for the start
   // to end and then stops what started, gracefully (a Ctrl-C during start-up included).
@@ -34,8 +36,14 @@ bootstrap('consumers', async () => {
           )
         : undefined,
   });
-  closeOnSignals({ close: async () => (dependenciesReady ? (await running).close() : undefined) }, (message) =>
-    logger.info(message),
+  closeOnSignals(
+    {
+      close: async () => {
+        if (dependenciesReady) await (await running).close();
+        await tracing.shutdown();
+      },
+    },
+    (message) => logger.info(message),
   );
   const consumers = await running;
   logger.info({ groups: consumers.groups, deadLetterStore: storeConfig.DEAD_LETTER_STORE }, 'consumers started');

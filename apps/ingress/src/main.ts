@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { bootstrap, closeOnSignals, ConfigError } from '@app/config';
+import { bootstrap, closeOnSignals, ConfigError, loadConfig } from '@app/config';
 import { checkDatabase, describeDatabase } from '@app/db';
 import { LOGGER, Logger } from '@app/logger';
+import { startTracing, TracingEnv } from '@app/tracing';
 import { loadIngressConfig } from './config/load-ingress-config';
 import { createIngressApp } from './ingress.app';
 
@@ -9,6 +10,7 @@ const LISTEN_BACKLOG = 4_096;
 
 bootstrap('ingress', async () => {
   const config = loadIngressConfig();
+  const tracing = startTracing('ingress', loadConfig(TracingEnv));
   // A stop during start-up waits for the start to end, then stops the ingress gracefully.
   let logger: Logger | undefined;
   const starting = (async () => {
@@ -19,8 +21,14 @@ bootstrap('ingress', async () => {
     await app.listen({ port: config.PORT, host: '0.0.0.0', backlog: LISTEN_BACKLOG });
     return app;
   })();
-  closeOnSignals({ close: async () => (await starting).close() }, (message) =>
-    logger ? logger.info(message) : process.stderr.write(`ingress: ${message}\n`),
+  closeOnSignals(
+    {
+      close: async () => {
+        await (await starting).close();
+        await tracing.shutdown();
+      },
+    },
+    (message) => (logger ? logger.info(message) : process.stderr.write(`ingress: ${message}\n`)),
   );
   const app = await starting;
   app.get<Logger>(LOGGER).info({ port: config.PORT }, 'ingress started');

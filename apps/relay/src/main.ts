@@ -3,12 +3,14 @@ import { bootstrap, closeOnSignals, loadConfig, waitForDependencies } from '@app
 import { checkDatabase, describeDatabase } from '@app/db';
 import { checkKafka, describeKafka } from '@app/kafka';
 import { createLogger, NestLogger } from '@app/logger';
+import { startTracing, TracingEnv } from '@app/tracing';
 import { NestFactory } from '@nestjs/core';
 import { RelayEnv } from './config/relay.env';
 import { RelayModule } from './relay.module';
 
 bootstrap('relay', async () => {
   const config = loadConfig(RelayEnv);
+  const tracing = startTracing('relay', loadConfig(TracingEnv));
   const logger = createLogger('relay', config.LOG_LEVEL, config.LOG_FORMAT);
   // An unreachable or unmigrated database, brokers that do not answer: one line every few seconds naming what it
   // waits for and its variable, until it is ready, then one line saying so (the relay publishes nothing meanwhile).
@@ -33,7 +35,15 @@ bootstrap('relay', async () => {
     await app.init();
     return app;
   })();
-  closeOnSignals({ close: async () => (await starting).close() }, (message) => logger.info(message));
+  closeOnSignals(
+    {
+      close: async () => {
+        await (await starting).close();
+        await tracing.shutdown();
+      },
+    },
+    (message) => logger.info(message),
+  );
   await starting;
   logger.info({ brokers: config.KAFKA_BROKERS }, 'relay started');
 });

@@ -217,6 +217,7 @@ export class ConsumerRuntime {
     });
     const processor = new BatchProcessor({
       group,
+      groupId: this.options.groupId ?? group,
       dataSource,
       logger,
       metrics,
@@ -269,6 +270,7 @@ export class ConsumerRuntime {
         afterDbCommit: this.options.afterDbCommit,
       }),
       parks: parking !== undefined,
+      groupId: this.options.groupId ?? group,
     });
     const dispatcher = new KeyedDispatcher({
       group,

@@ -15,6 +15,7 @@ import { retrying, RetrySettings, RetryStepDeps } from './steps/retry.middleware
 import { settle } from './steps/settle.middleware';
 import { Apply, Delivery, Outcome } from './steps/step';
 import { timed } from './steps/timing.middleware';
+import { traced } from './steps/trace.middleware';
 import { ownTransaction } from './steps/transaction.middleware';
 
 /** What a message's walk needs of its group around the attempts. */
@@ -29,6 +30,8 @@ export interface WalkDeps {
 }
 
 export interface PipelineDeps extends WalkDeps {
+  /** The Kafka group id, which spans name (`group` unless a deployment namespaces it). */
+  groupId?: string;
   dataSource: DataSource;
   logger: Logger;
   /** Per-key order through failures (`keyOrder: 'park'`); absent, no key is ever parked. */
@@ -38,12 +41,12 @@ export interface PipelineDeps extends WalkDeps {
 }
 
 /**
- * The steps of one message inside a transaction, in order: park (a parked key's message is stored behind it), mark
+ * The steps of one message inside a transaction, in its process span when the process traces, in order: park (a parked key's message is stored behind it), mark
  * processed (a retried or replayed event's status row), timing, dedupe, and the handler. Shared by the batch's fast
  * path, which applies a run of messages in one transaction, and the one-message chain.
  */
 export function transactionSteps(deps: PipelineDeps): Apply {
-  return park(markProcessed(deps.group)(timed(deps)(dedupe(handle(deps)))));
+  return traced(deps.groupId ?? deps.group)(park(markProcessed(deps.group)(timed(deps)(dedupe(handle(deps))))));
 }
 
 /** The one-message chain: each attempt at a message is `apply` in a transaction of its own (ownTransaction). */

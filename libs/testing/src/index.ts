@@ -13,3 +13,5 @@ export * from './dead-letter-scenario';
 export * from './parking-scenario';
 export * from './secure-kafka';
 export * from './secure-postgres';
+export * from './otlp-receiver';
+export * from './in-memory-tracing';

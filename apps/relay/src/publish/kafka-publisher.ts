@@ -2,6 +2,8 @@ import { createKafka, KafkaConnection } from '@app/kafka';
 import { OutboxRow } from '@app/outbox';
 import { Admin, ICustomPartitioner, Message, PartitionMetadata, Partitioners, Producer, RecordMetadata } from 'kafkajs';
 import { Logger } from 'pino';
+import { tracingOn } from '@app/tracing';
+import { SendSpans } from './send-spans';
 
 /** Broker error types that retrying the same message can never fix; the row is parked instead. */
 const PERMANENT_ERROR_TYPES = new Set([
@@ -66,14 +68,17 @@ export class KafkaPublisher {
       else byTopic.set(row.topic, [row]);
     }
     const sent = new Map<string, Set<number>>();
+    const spans = tracingOn() ? new SendSpans(rows) : undefined;
     try {
       const topicMessages = await Promise.all(
         [...byTopic].map(async ([topic, topicRows]) => {
           const partitionMetadata = await this.partitionsOf(topic);
           const messages: Message[] = topicRows.map((row) => {
-            const message: Message = { key: row.key, value: row.value, headers: row.headers };
+            const headers = spans ? spans.headersOf(row) : row.headers;
+            const message: Message = { key: row.key, value: row.value, headers };
             if (!partitionMetadata) return message;
             message.partition = this.partitioner({ topic, partitionMetadata, message });
+            spans?.partitionOf(row, message.partition);
             sent.set(topic, (sent.get(topic) ?? new Set()).add(message.partition));
             return message;
           });
@@ -83,8 +88,10 @@ export class KafkaPublisher {
       const acks = await producer.sendBatch({ acks: -1, topicMessages });
       const missing = unacknowledged(sent, acks);
       if (missing.length > 0) throw new IncompletePublishError(missing);
+      spans?.end();
       return acks;
     } catch (error) {
+      spans?.end(error);
       if (!isPermanentPublishError(error)) await this.reset();
       throw error;
     }

@@ -13,6 +13,7 @@ import { DeadLetterStep } from '../steps/dead-letter.middleware';
 import { CompiledHandler, HandledMessage, Reading } from '../steps/message';
 import { identityOf, MessageReader, poisonFailure, readerOf } from '../steps/parse-and-validate.middleware';
 import { Failure, retry, RetrySettings } from '../steps/retry.middleware';
+import { processSpan } from '../steps/trace.middleware';
 import { DeferredContext } from './deferred-context';
 import { CommitOutcome, KeyedCommitter } from './keyed-committer';
 
@@ -47,6 +48,8 @@ export interface KeyedRecordsDeps {
   committer: KeyedCommitter;
   /** Set in groups that park keys: a record of a parked key is stored behind it without running its handler. */
   parks: boolean;
+  /** The Kafka group id, which spans name (`group` unless a deployment namespaces it). */
+  groupId?: string;
 }
 
 /**
@@ -119,7 +122,7 @@ export class KeyedRecords {
     const { event, handler } = parsed;
     const source = { ...item, eventId: event.id, type: event.type };
     const outcome = await retry(
-      (attempt) => this.attempt(item, parsed, attempt),
+      (attempt) => processSpan(this.deps.groupId ?? this.deps.group, parsed, () => this.attempt(item, parsed, attempt)),
       handler.policy,
       this.deps.retry,
       this.hooks.for(source, { heartbeat: async () => {}, shouldStop: stopping }),

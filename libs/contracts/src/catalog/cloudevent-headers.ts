@@ -53,7 +53,9 @@ export function cloudEventHeadersSchema(type?: string): JsonSchema {
       [CE_HEADERS.traceparent]: {
         type: 'string',
         pattern: TRACEPARENT,
-        description: 'W3C trace context of the request that produced the event.',
+        description:
+          'W3C trace context of the request that produced the event; when hookrail traces, that of the span that ' +
+          'published the message, the parent of a consumer\'s span.',
       },
       [CE_HEADERS.contentType]: { type: 'string', const: 'application/json' },
       [HOOKRAIL_HEADERS.replayCount]: {

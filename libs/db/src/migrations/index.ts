@@ -24,6 +24,7 @@ import { WebhookLeaseOwnersAndReplays1764635000001 } from './1764635000001-Webho
 import { OutboxParkedAndOneAudit1764640000001 } from './1764640000001-OutboxParkedAndOneAudit';
 import { WebhookDueInOrderIndex1764635000002 } from './1764635000002-WebhookDueInOrderIndex';
 import { TaskTablesOneShape1764650000001 } from './1764650000001-TaskTablesOneShape';
+import { WebhookDeliveryTraceparent1764660000001 } from './1764660000001-WebhookDeliveryTraceparent';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   WebhookDueInOrderIndex1764635000002,
   OutboxParkedAndOneAudit1764640000001,
   TaskTablesOneShape1764650000001,
+  WebhookDeliveryTraceparent1764660000001,
 ];

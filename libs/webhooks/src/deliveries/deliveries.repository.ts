@@ -22,6 +22,8 @@ export interface ClaimedDelivery {
   /** `sending` when this claim took over from another worker (its process was gone, or its lease ran out). */
   priorState: 'pending' | 'sending';
   priorClaimedBy: string | null;
+  /** The context of the span that wrote the delivery, when the consumers traced then. */
+  traceparent: string | null;
 }
 
 export interface ClaimRequest {
@@ -152,7 +154,7 @@ claimed AS (
          updated_at = now()
    WHERE t.id = ANY(ARRAY(SELECT id FROM picked))
   RETURNING t.id, t.endpoint_id, t.event_id, t.event_type, t.event_source, t.event_time, t.subject, t.payload,
-            t.attempts, t.fencing_token
+            t.attempts, t.fencing_token, t.traceparent
 ),
 spent AS (
   UPDATE webhook_endpoints e
@@ -228,6 +230,7 @@ export async function claimDeliveries(db: DataSource, request: ClaimRequest): Pr
     fencingToken: String(row.fencing_token),
     priorState: row.prior_state,
     priorClaimedBy: row.prior_claimed_by,
+    traceparent: row.traceparent,
   }));
 }
 

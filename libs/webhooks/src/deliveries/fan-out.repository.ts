@@ -17,6 +17,8 @@ export interface FanOutRow {
   sourceTopic: string;
   sourcePartition: number;
   sourceOffset: string;
+  /** The writing span's context, when the consumers trace. */
+  traceparent: string | null;
 }
 
 // Rows are numbered in the order the events were consumed, so that ids (the order an ordered endpoint keeps per
@@ -24,13 +26,14 @@ export interface FanOutRow {
 const FAN_OUT = `
 WITH inserted AS (
   INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, subject, ordering_key,
-                                  ordered, payload, source_topic, source_partition, source_offset, next_attempt_at)
+                                  ordered, payload, source_topic, source_partition, source_offset, traceparent,
+                                  next_attempt_at)
   SELECT e.id, u.event_id, u.event_type, u.event_source, u.event_time, u.subject, u.ordering_key, e.ordered, u.payload,
-         u.source_topic, u.source_partition, u.source_offset, now() + $11 * interval '1 millisecond'
+         u.source_topic, u.source_partition, u.source_offset, u.traceparent, now() + $12 * interval '1 millisecond'
     FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::varchar[],
-                $7::text[], $8::varchar[], $9::int[], $10::varchar[]) WITH ORDINALITY
+                $7::text[], $8::varchar[], $9::int[], $10::varchar[], $11::varchar[]) WITH ORDINALITY
          AS u(event_id, event_type, event_source, event_time, subject, ordering_key, payload, source_topic,
-              source_partition, source_offset, ord)
+              source_partition, source_offset, traceparent, ord)
     JOIN webhook_endpoints e ON ${eventTypeMatchSql('e.event_types', 'u.event_type')}
    ORDER BY u.ord, e.id
   ON CONFLICT (event_id, endpoint_id) DO NOTHING
@@ -56,6 +59,7 @@ export async function insertDeliveries(
     column('sourceTopic'),
     column('sourcePartition'),
     column('sourceOffset'),
+    column('traceparent'),
     firstDelayMs,
   ]);
   return count;

@@ -59,6 +59,10 @@ export class WebhookDeliveryEntity extends TaskRow<DeliveryState> {
   @Column('text')
   payload: string;
 
+  /** W3C trace context of the span that wrote the row, when the consumers trace: each attempt's span is its child. */
+  @Column('varchar', { length: 55, nullable: true })
+  traceparent: string | null;
+
   /**
    * The claiming process's lease-owner key (the backend pid of its session that holds an advisory lock on it): once
    * that session is gone, another process takes the delivery over without waiting for `lease_until`.

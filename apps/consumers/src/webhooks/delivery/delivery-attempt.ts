@@ -1,5 +1,6 @@
 import { GuardedHttpClient, PostFailedError, PostLimits, SsrfGuard, UrlRefusedError } from '@app/ssrf-guard';
 import { AttemptOutcome, AttemptResult, ClaimedDelivery } from '@app/webhooks';
+import { postSpan } from './delivery-span';
 import { RetrySchedule } from './retry-schedule';
 import { InvalidSigningSecretError, WebhookSigner } from './webhook-signer';
 
@@ -84,12 +85,14 @@ export class DeliveryAttempt {
       });
     }
     try {
-      const answer = await this.deps.client.post(
-        target,
-        headers,
-        delivery.payload,
-        { ...this.deps.limits, keepResponseBytes: KEPT_RESPONSE_BYTES },
-        signal,
+      const answer = await postSpan(delivery, target, headers, (sent) =>
+        this.deps.client.post(
+          target,
+          sent,
+          delivery.payload,
+          { ...this.deps.limits, keepResponseBytes: KEPT_RESPONSE_BYTES },
+          signal,
+        ),
       );
       this.deps.observe(delivery.endpointId, answer.latencyMs / 1000);
       const common = { status: answer.status, responseBody: answer.body, latencyMs: answer.latencyMs };

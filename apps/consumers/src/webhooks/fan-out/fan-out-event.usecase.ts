@@ -1,6 +1,7 @@
 import { ConsumerContext } from '@app/consumer-runtime';
 import { CloudEvent } from '@app/contracts';
 import { FanOutRow, insertDeliveries, requeueFailedDeliveries } from '@app/webhooks';
+import { activeTraceparent } from '@app/tracing';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../../consumer-service.deps';
@@ -38,6 +39,7 @@ export class FanOutEventUseCase {
       sourceTopic: ctx.topic,
       sourcePartition: ctx.partition,
       sourceOffset: ctx.offset,
+      traceparent: activeTraceparent() ?? null,
     });
   }
 

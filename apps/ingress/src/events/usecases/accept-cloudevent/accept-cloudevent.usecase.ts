@@ -6,7 +6,7 @@ import { IncomingHttpHeaders } from 'node:http';
 import { malformed, unsupportedMediaType } from '../../../http/problem';
 import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../event-checks';
 import { receivedHeaders } from '../../received-headers';
-import { traceExtensions } from '../../trace-context';
+import { receiveSpan, traceExtensions } from '../../trace-context';
 import { CloudEventTopics } from '../../topic-routing';
 import { RecordEventResult, RecordEventUseCase } from '../record-event/record-event.usecase';
 import { ProducerTokens } from './producer-auth';
@@ -33,7 +33,11 @@ export class AcceptCloudEventUseCase {
     private readonly topics: CloudEventTopics,
   ) {}
 
-  async execute(command: AcceptCloudEventCommand): Promise<RecordEventResult & { source: string }> {
+  execute(command: AcceptCloudEventCommand): Promise<RecordEventResult & { source: string }> {
+    return receiveSpan('/events', command.headers, () => this.accept(command));
+  }
+
+  private async accept(command: AcceptCloudEventCommand): Promise<RecordEventResult & { source: string }> {
     this.tokens.check(command.authorization);
     this.backpressure.check();
     const structured = STRUCTURED.test(command.contentType ?? '');

@@ -2,10 +2,12 @@ import { CLOUDEVENTS_SPEC_VERSION, CloudEvent } from '@app/contracts';
 import { Database } from '@app/db';
 import { InboundEventRepository } from '@app/inbound-events';
 import { OutboxNotifier, toOutboxRow } from '@app/outbox';
+import { ATTR } from '@app/tracing';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { idConflict } from '../../../http/problem';
 import { GroupCommitWriter } from '../../group-commit.writer';
+import { createSpan } from '../../trace-context';
 
 export interface RecordEventCommand {
   /** Dedupe namespace: the webhook source name, or the CloudEvent's source. */
@@ -50,11 +52,21 @@ export class RecordEventUseCase {
     private readonly outboxNotifier: OutboxNotifier,
   ) {}
 
-  async execute(command: RecordEventCommand): Promise<RecordEventResult> {
+  execute(command: RecordEventCommand): Promise<RecordEventResult> {
+    return createSpan(command.topic, command.aggregateId, async (traceparent, span) => {
+      const result = await this.record(command, traceparent);
+      span?.setAttribute(ATTR.messageId, result.id);
+      return result;
+    });
+  }
+
+  /** With the `traceparent` of the ingress's span, when it traces, over the sender's. */
+  private async record(command: RecordEventCommand, traceparent: string | undefined): Promise<RecordEventResult> {
     const id = randomUUID();
     const payloadHash = createHash('sha256').update(command.rawBody).digest('hex');
     const event: CloudEvent = {
       ...command.extensions,
+      ...(traceparent ? { traceparent } : {}),
       specversion: CLOUDEVENTS_SPEC_VERSION,
       id,
       source: command.ceSource,

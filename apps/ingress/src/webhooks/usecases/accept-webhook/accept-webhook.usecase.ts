@@ -5,7 +5,7 @@ import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../..
 import { readKey, readPath } from '../../../events/json-path';
 import { receivedHeaders } from '../../../events/received-headers';
 import { RecordEventResult, RecordEventUseCase } from '../../../events/usecases/record-event/record-event.usecase';
-import { traceExtensions } from '../../../events/trace-context';
+import { receiveSpan, traceExtensions } from '../../../events/trace-context';
 import { unknownSource, unsupportedMediaType } from '../../../http/problem';
 import { SourceRegistry } from '../../../sources/source-registry';
 
@@ -27,7 +27,11 @@ export class AcceptWebhookUseCase {
     private readonly backpressure: BackpressureService,
   ) {}
 
-  async execute(command: AcceptWebhookCommand): Promise<RecordEventResult & { source: string }> {
+  execute(command: AcceptWebhookCommand): Promise<RecordEventResult & { source: string }> {
+    return receiveSpan('/webhooks/:source', command.headers, () => this.accept(command));
+  }
+
+  private async accept(command: AcceptWebhookCommand): Promise<RecordEventResult & { source: string }> {
     const registered = this.sources.find(command.sourceName);
     if (!registered) throw unknownSource(command.sourceName);
     const { source, scheme } = registered;
