@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { CONSUMER_SERVICES } from '../../apps/consumers/src/consumer-services';
 import { ConfigClassSource, ConfigVariable, readConfigClasses, variablesOf } from './config-classes.reader';
@@ -5,6 +6,8 @@ import { SECTIONS_OUTSIDE_CLASSES } from './variables-outside-classes';
 
 /** Where the page goes, from the repository root. */
 export const CONFIGURATION_PAGE = 'docs/configuration.md';
+/** Where the variables of the development tools go (SECTIONS_OUTSIDE_CLASSES), a page of their own. */
+export const DEVELOPMENT_CONFIGURATION_PAGE = 'docs/configuration-development.md';
 
 /** A program that reads configuration classes: a section of the page. */
 export interface ConfigReader {
@@ -24,13 +27,13 @@ const GROUP_ENVS = Object.values(CONSUMER_SERVICES).flatMap(({ group, env }) =>
 );
 
 export const CONFIG_READERS: ConfigReader[] = [
-  { title: 'Ingress', name: 'ingress', command: 'npm run start:ingress', classes: ['IngressEnv'] },
-  { title: 'Relay', name: 'relay', command: 'npm run start:relay', classes: ['RelayEnv'] },
+  { title: 'Ingress', name: 'ingress', command: 'npm run start:ingress', classes: ['IngressEnv', 'TracingEnv'] },
+  { title: 'Relay', name: 'relay', command: 'npm run start:relay', classes: ['RelayEnv', 'TracingEnv'] },
   {
     title: 'Consumers',
     name: 'consumers',
     command: 'npm run start:consumers',
-    classes: ['ConsumersEnv', 'DeadLetterStoreEnv', ...GROUP_ENVS.map(({ name }) => name)],
+    classes: ['ConsumersEnv', 'DeadLetterStoreEnv', 'TracingEnv', ...GROUP_ENVS.map(({ name }) => name)],
   },
   { title: 'CLI', name: 'CLI', command: 'npx hookrail', classes: ['CliEnv'] },
   {
@@ -52,6 +55,7 @@ export const CLASS_TITLES: Record<string, string> = {
   ...Object.fromEntries(GROUP_ENVS.map(({ group, name }) => [name, `Group \`${group}\``])),
   WebhookDeliveryEnv: 'Outbound webhook delivery',
   DeadLetterStoreEnv: 'Dead-letter store',
+  TracingEnv: 'tracing',
 };
 
 const INTRO =
@@ -59,6 +63,11 @@ const INTRO =
   'start and names every missing or invalid variable in one line. This page is generated from the configuration ' +
   "classes (`*.env.ts`, each property's doc comment) by `npm run docs:config`: change a meaning or a default there, " +
   'then run it; a test fails while the two differ.';
+
+const DEVELOPMENT_INTRO =
+  'The variables of the development tools, which no configuration class reads: the development profile, the ' +
+  "development servers, the test sender, the local Kafka and the chaos run. The apps' own variables: " +
+  '[configuration.md](configuration.md). Generated with it by `npm run docs:config`.';
 
 const TABLE_HEAD = ['| variable | default | meaning |', '|---|---|---|'];
 
@@ -68,11 +77,21 @@ interface Row {
   readers: ConfigReader[];
 }
 
+/** The pages `npm run docs:config` writes, by their path from the repository root, and what is wrong. */
+export interface ConfigurationPages {
+  /** docs/configuration.md. */
+  markdown: string;
+  /** Every page, docs/configuration.md first. */
+  pages: Record<string, string>;
+  problems: string[];
+}
+
 /**
- * docs/configuration.md, generated from the configuration classes and the variables read outside them, and the
- * problems that make it wrong (each names the class or file to change); the page is written only without any.
+ * docs/configuration.md, generated from the configuration classes, and docs/configuration-development.md, from the
+ * variables read outside them; and the problems that make them wrong (each names the class or file to change); the
+ * pages are written only without any.
  */
-export function configurationPage(root: string): { markdown: string; problems: string[] } {
+export function configurationPage(root: string): ConfigurationPages {
   const classes = readConfigClasses(root);
   const problems: string[] = [];
   const rows = new Map<string, Row>();
@@ -110,9 +129,15 @@ export function configurationPage(root: string): { markdown: string; problems: s
     'Declared once and read by several programs, with one default and meaning.',
     '',
   );
-  const byReaders = groupBy(shared, (row) => row.readers.map((reader) => reader.name).join(', '));
+  // A titled class's shared variables get a table of their own: `### Ingress, relay and consumers: tracing`.
+  const titleOf = (row: Row) => CLASS_TITLES[row.variable.declaredBy.docs.name];
+  const byReaders = groupBy(shared, (row) => `${row.readers.map((reader) => reader.name).join(', ')}|${titleOf(row)}`);
   for (const group of byReaders.sort((a, b) => b[0].readers.length - a[0].readers.length)) {
-    lines.push(`### ${capitalised(list(group[0].readers.map((reader) => reader.name)))}`, '');
+    const title = titleOf(group[0]);
+    lines.push(
+      `### ${capitalised(list(group[0].readers.map((reader) => reader.name)))}${title ? `: ${title}` : ''}`,
+      '',
+    );
     lines.push(...table(group));
   }
   for (const reader of CONFIG_READERS) {
@@ -130,13 +155,22 @@ export function configurationPage(root: string): { markdown: string; problems: s
       lines.push(...table(group));
     });
   }
+  lines.push(
+    '## Development tools',
+    '',
+    `The development profile, servers and tools read variables of their own: [${path.basename(DEVELOPMENT_CONFIGURATION_PAGE)}](${path.basename(DEVELOPMENT_CONFIGURATION_PAGE)}).`,
+    '',
+  );
+  const development = ['# Configuration of the development tools', '', DEVELOPMENT_INTRO, ''];
   for (const section of SECTIONS_OUTSIDE_CLASSES) {
-    lines.push(`## ${section.title}`, '', section.intro, '', ...TABLE_HEAD);
+    development.push(`## ${section.title}`, '', section.intro, '', ...TABLE_HEAD);
     for (const variable of section.variables)
-      lines.push(`| \`${variable.name}\` | ${variable.default} | ${cell(variable.meaning)} |`);
-    lines.push('');
+      development.push(`| \`${variable.name}\` | ${variable.default} | ${cell(variable.meaning)} |`);
+    development.push('');
   }
-  return { markdown: lines.join('\n'), problems };
+  const markdown = lines.join('\n');
+  const pages = { [CONFIGURATION_PAGE]: markdown, [DEVELOPMENT_CONFIGURATION_PAGE]: development.join('\n') };
+  return { markdown, pages, problems };
 }
 
 /** A table of variables that one class declares (or several, for shared ones), with where to change them. */

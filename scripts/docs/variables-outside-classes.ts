@@ -1,5 +1,5 @@
 /**
- * The variables no configuration class reads, for docs/configuration.md: the development profile's, the development
+ * The variables no configuration class reads, for docs/configuration-development.md: the development profile's, the development
  * servers', the local Kafka script's, the chaos run's and the demo sender's. Each names the file that reads it; the
  * configuration reference's test fails when that file no longer does, or when one of these files reads a variable the
  * page does not give.
@@ -66,7 +66,7 @@ export const SECTIONS_OUTSIDE_CLASSES: SectionOutsideClasses[] = [
       "(`dev:model`), the saga's payment provider and carrier (`dev:payment-provider`, `dev:shipping-provider`) and " +
       'an outbound-webhook endpoint (`dev:webhook-receiver`); `npm start` runs each (a provider or the model only ' +
       "when its `*_URL` is not set). A provider's or the model's `*_API_KEY` (see " +
-      '[Consumers](#consumers)), when set, is required of every call as a bearer token, as by a real provider.',
+      '[Consumers](configuration.md#consumers)), when set, is required of every call as a bearer token, as by a real provider.',
     variables: [
       ...devServer('EMAIL_PROVIDER', 4010, 'dev:email-provider', 'send', EMAIL),
       ...devServer(

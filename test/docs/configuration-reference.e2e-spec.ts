@@ -1,14 +1,19 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_READERS, CONFIGURATION_PAGE, configurationPage } from '../../scripts/docs/configuration.page';
+import {
+  CONFIG_READERS,
+  CONFIGURATION_PAGE,
+  configurationPage,
+  DEVELOPMENT_CONFIGURATION_PAGE,
+} from '../../scripts/docs/configuration.page';
 import { SECTIONS_OUTSIDE_CLASSES } from '../../scripts/docs/variables-outside-classes';
 import { markdownDocuments } from './markdown';
 
 /**
  * docs/configuration.md is generated from the configuration classes (`*.env.ts`: each property's doc comment and
- * default) and the few variables read outside them: the committed page is what `npm run docs:config` writes today,
- * every variable has a meaning, every class an app loads is on the page, and no other document keeps a table of its
- * own.
+ * default), docs/configuration-development.md from the few variables read outside them: the committed pages are what
+ * `npm run docs:config` writes today, every variable has a meaning, every class an app loads is on the page, and no
+ * other document keeps a table of its own.
  */
 const root = path.resolve(__dirname, '../..');
 const TABLE_HEADER = '| variable | default | meaning |';
@@ -17,8 +22,10 @@ const codeFiles = ['apps', 'libs', 'scripts']
   .flatMap((dir) => (readdirSync(path.join(root, dir), { recursive: true }) as string[]).map((f) => path.join(dir, f)))
   .filter((file) => file.endsWith('.ts') && !/\.(int-)?spec\.ts$/.test(file));
 
-/** The documents that may point to the page: the README and every Markdown page under docs/. */
-const documents = markdownDocuments(root).filter((file) => file !== CONFIGURATION_PAGE);
+/** The documents that may point to the pages: the README and every Markdown page under docs/ but those two. */
+const documents = markdownDocuments(root).filter(
+  (file) => file !== CONFIGURATION_PAGE && file !== DEVELOPMENT_CONFIGURATION_PAGE,
+);
 
 /** A file of the repository, by its path from the root. */
 function read(file: string): string {
@@ -31,17 +38,19 @@ function readsVariable(source: string, name: string): boolean {
 }
 
 describe('the configuration reference (docs/configuration.md)', () => {
-  const { markdown, problems } = configurationPage(root);
+  const { markdown, pages, problems } = configurationPage(root);
 
-  it('is what npm run docs:config generates from the configuration classes', () => {
-    const committed = existsSync(path.join(root, CONFIGURATION_PAGE)) ? read(CONFIGURATION_PAGE) : '';
+  it.each([CONFIGURATION_PAGE, DEVELOPMENT_CONFIGURATION_PAGE])('%s is what npm run docs:config generates', (page) => {
+    const markdown = pages[page];
+    expect(markdown).toBeDefined();
+    const committed = existsSync(path.join(root, page)) ? read(page) : '';
     if (committed === markdown) return;
     const generated = markdown.split('\n');
     const lines = committed.split('\n');
     const at = generated.findIndex((line, index) => line !== lines[index]);
     const line = at === -1 ? generated.length : at;
     throw new Error(
-      `${CONFIGURATION_PAGE} differs from what the configuration classes generate: run npm run docs:config ` +
+      `${page} differs from what the configuration classes generate: run npm run docs:config ` +
         `(first difference at line ${line + 1}:\n  committed: ${lines[line] ?? '(end of file)'}\n` +
         `  generated: ${generated[line] ?? '(end of file)'})`,
     );
@@ -85,8 +94,8 @@ describe('the configuration reference (docs/configuration.md)', () => {
       .flatMap((file) =>
         [...read(file).matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g)]
           .map((match) => match[1])
-          .filter((name) => !markdown.includes(`| \`${name}\` |`))
-          .map((name) => `${file} reads ${name}, which ${CONFIGURATION_PAGE} does not give`),
+          .filter((name) => !Object.values(pages).some((page) => page.includes(`| \`${name}\` |`)))
+          .map((name) => `${file} reads ${name}, which neither configuration page gives`),
       );
     expect([...new Set(missing)]).toEqual([]);
   });
