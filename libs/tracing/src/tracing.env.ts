@@ -35,7 +35,9 @@ export class TracingEnv {
   @IsUrl(URL_OPTIONS, { message: 'must be an http:// or https:// URL' })
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 
-  /** The full URL spans are sent to, over OTEL_EXPORTER_OTLP_ENDPOINT. Setting it turns tracing on. */
+  /**
+   * The full URL spans are sent to, taking precedence over OTEL_EXPORTER_OTLP_ENDPOINT. Setting it turns tracing on.
+   */
   @IsOptional()
   @IsUrl(URL_OPTIONS, { message: 'must be an http:// or https:// URL' })
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
@@ -49,8 +51,7 @@ export class TracingEnv {
   @IsNotEmpty()
   OTEL_SERVICE_NAME?: string;
 
-  /** Longest wait in milliseconds before finished spans are sent (read by the SDK's batch span processor). */
-  @IsOptional()
+  /** Longest wait in milliseconds before finished spans are sent, together, in one export. */
   @Type(() => Number)
   @IsInt()
   @Min(0)
