@@ -26,6 +26,7 @@ import { Client } from 'pg';
 import { DevEmailProvider } from '../../apps/consumers/src/notifier/dev-provider/email-provider.server';
 import { appNodeOptions } from '../lib/app-node-options';
 import { benchKafka } from '../lib/bench-kafka';
+import { cpuTimeMs } from '../lib/process-memory';
 import { deleteTopicsStartingWith } from '../lib/kafka-topics';
 import { orderEvents, produceAll } from './bench-orders';
 
@@ -97,12 +98,15 @@ async function processedSoFar(metricsPort: number): Promise<number> {
   );
 }
 
-/** The real consumers app as a child process: first processed event to the last, and its peak RSS. */
+/**
+ * The real consumers app as a child process: first processed event to the last, its peak RSS and its CPU time (user
+ * + system) from its start to the last event.
+ */
 async function consumersRate(
   entry: string,
   count: number,
   env: Record<string, string>,
-): Promise<{ rate: number; peakRssMb: number }> {
+): Promise<{ rate: number; peakRssMb: number; cpuMs: number }> {
   const metricsPort = await freePort();
   let stderr = '';
   const child = spawn(
@@ -138,13 +142,14 @@ async function consumersRate(
   const last = performance.now();
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  const cpuMs = cpuTimeMs(child.pid!);
   child.kill('SIGTERM');
   await exited;
-  return { rate: processed / ((last - first) / 1000), peakRssMb };
+  return { rate: processed / ((last - first) / 1000), peakRssMb, cpuMs };
 }
 
 /** The ledger group, as it ships (or with key parking off), over the 200k-event topic. */
-function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: number }> {
+function ledgerRate(entry: string): ReturnType<typeof consumersRate> {
   return consumersRate(entry, EVENTS, {
     CONSUMER_GROUPS: 'ledger',
     CONSUMER_KEY_PARKING: KEY_ORDER === 'park' ? 'service' : 'off',
@@ -160,7 +165,7 @@ async function providerBoundRate(
   entry: string,
   count: number,
   keyConcurrency: number,
-): Promise<{ rate: number; peakRssMb: number }> {
+): ReturnType<typeof consumersRate> {
   const apiKey = randomBytes(16).toString('hex');
   const provider = await DevEmailProvider.start({ apiKey, behaviour: { latencyMs: PROVIDER_LATENCY_MS } });
   const phase = `${namespace}k${keyConcurrency}.`;
@@ -251,10 +256,13 @@ async function main(): Promise<void> {
     );
     line('ledger / baseline', `${(ledger.rate / raw).toFixed(2)}`);
     line('consumers process peak RSS', `${ledger.peakRssMb.toFixed(0)} MB`);
+    const cpuPerThousand = (ledger.cpuMs / EVENTS) * 1000;
+    line('consumers process CPU per 1,000 events', `${cpuPerThousand.toFixed(1)} ms (from its start)`);
     const figures = {
       kafka: bench.mode,
       rawConsumeEventsPerSecond: Math.round(raw),
       ledgerEventsPerSecond: Math.round(ledger.rate),
+      ledgerCpuMsPer1000: Number(cpuPerThousand.toFixed(1)),
     };
     process.stdout.write(`${JSON.stringify({ ...figures, peakRssMb: Math.round(ledger.peakRssMb) })}\n`);
     if (PROVIDER_BOUND) {

@@ -25,7 +25,7 @@ import { appNodeOptions } from '../lib/app-node-options';
 import { BenchKafka, benchKafka } from '../lib/bench-kafka';
 import { root, stop } from '../lib/ingress-fixtures';
 import { deleteTopicsStartingWith } from '../lib/kafka-topics';
-import { peakRssMb } from '../lib/process-memory';
+import { cpuTimeMs, peakRssMb } from '../lib/process-memory';
 import { AGGREGATES, benchEvent, insertBacklog } from './bench-events';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/hookrail_bench_relay';
@@ -209,8 +209,10 @@ async function main(): Promise<void> {
     const single = await drainWith(dataSource, 1, relayEnv);
     running.push(...single.relays);
     const drainRss = peakRssMb(single.relays[0].child.pid!);
+    // From the relay's start (connections, logins included) to the end of the drain.
+    const drainCpuPerThousand = (cpuTimeMs(single.relays[0].child.pid!) / BACKLOG) * 1000;
     log(
-      `drain, one relay: ${BACKLOG} rows in ${single.seconds.toFixed(2)} s from first to last ack = ${Math.round(single.rate)} events/s; relay peak RSS ${drainRss.toFixed(0)} MB`,
+      `drain, one relay: ${BACKLOG} rows in ${single.seconds.toFixed(2)} s from first to last ack = ${Math.round(single.rate)} events/s; relay peak RSS ${drainRss.toFixed(0)} MB, CPU ${drainCpuPerThousand.toFixed(1)} ms per 1,000 events`,
     );
     await stopRelay(running.pop()!);
 
@@ -237,6 +239,7 @@ async function main(): Promise<void> {
         kafka: bench.mode,
         backlog: BACKLOG,
         drainEventsPerSecond: Math.round(single.rate),
+        drainCpuMsPer1000: Number(drainCpuPerThousand.toFixed(1)),
         rawProducerEventsPerSecond: Math.round(rawRate),
         relayToRaw: Number((single.rate / rawRate).toFixed(2)),
         scaleOut: scaled && {

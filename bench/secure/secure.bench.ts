@@ -5,7 +5,8 @@
 // first in the odd rounds, secure first in the even ones). Each run is a child `npm run bench:relay`
 // (BENCH_STEADY_SECONDS=0, BENCH_SCALE_RELAYS=0) or `bench:consumers` (BENCH_PROVIDER_BOUND=0) with BENCH_KAFKA set;
 // other BENCH_* variables reach them (BENCH_BACKLOG, BENCH_EVENTS). It builds once (BENCH_SKIP_BUILD=1 reuses dist/)
-// and prints each figure per broker and secure/plaintext, per round and of the means.
+// and prints each figure (rates, and the CPU time of the relay or the consumers process per 1,000 events) per broker
+// and secure/plaintext, per round and of the means.
 import { execFileSync, spawn } from 'node:child_process';
 import { BenchKafkaMode } from '../lib/bench-kafka';
 import { root } from '../lib/ingress-fixtures';
@@ -17,11 +18,19 @@ const MODES: BenchKafkaMode[] = ['plaintext', 'secure'];
 const BENCHMARKS = {
   relay: {
     env: { BENCH_STEADY_SECONDS: '0', BENCH_SCALE_RELAYS: '0' },
-    figures: { 'relay drain': 'drainEventsPerSecond', 'raw kafkajs producer': 'rawProducerEventsPerSecond' },
+    figures: {
+      'relay drain, events/s': 'drainEventsPerSecond',
+      'relay CPU ms / 1,000 events': 'drainCpuMsPer1000',
+      'raw kafkajs producer, events/s': 'rawProducerEventsPerSecond',
+    },
   },
   consumers: {
     env: { BENCH_PROVIDER_BOUND: '0' },
-    figures: { 'ledger drain': 'ledgerEventsPerSecond', 'raw kafkajs consume': 'rawConsumeEventsPerSecond' },
+    figures: {
+      'ledger drain, events/s': 'ledgerEventsPerSecond',
+      'consumers CPU ms / 1,000 events': 'ledgerCpuMsPer1000',
+      'raw kafkajs consume, events/s': 'rawConsumeEventsPerSecond',
+    },
   },
 } as const;
 type Bench = keyof typeof BENCHMARKS;
@@ -52,7 +61,7 @@ function runBench(name: Bench, mode: BenchKafkaMode): Promise<Record<string, num
   );
 }
 
-const rate = (value: number) => Math.round(value).toLocaleString('en');
+const figure = (value: number) => (value < 1000 ? value.toFixed(1) : Math.round(value).toLocaleString('en'));
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 async function main(): Promise<void> {
@@ -74,15 +83,15 @@ async function main(): Promise<void> {
       }
     }
   }
-  const line = (...cells: string[]) => process.stdout.write(`${cells.map((cell) => cell.padEnd(28)).join(' ')}\n`);
-  process.stdout.write(`\nbench:secure: ${ROUNDS} rounds, events/s per round\n`);
+  const line = (...cells: string[]) => process.stdout.write(`${cells.map((cell) => cell.padEnd(32)).join(' ')}\n`);
+  process.stdout.write(`\nbench:secure: ${ROUNDS} rounds, one figure per round\n`);
   line('figure', 'plaintext', 'secure', 'secure/plaintext (of means)');
   for (const [label, { plaintext, secure }] of results) {
     const ratios = secure.map((value, index) => (value / plaintext[index]).toFixed(2));
     line(
       label,
-      plaintext.map(rate).join(', '),
-      secure.map(rate).join(', '),
+      plaintext.map(figure).join(', '),
+      secure.map(figure).join(', '),
       `${ratios.join(', ')} (${(mean(secure) / mean(plaintext)).toFixed(2)})`,
     );
   }
