@@ -22,12 +22,7 @@ describe('consumers failover between processes (real child processes, Kafka and 
     await bed?.stop();
   });
 
-  /** The partitions of the orders topic a process holds now, from its latest "partitions assigned" line. */
-  const ownedBy = (child: AppProcess): number[] => {
-    const lines = child.logLines().filter((line) => line.msg === 'partitions assigned' && line.group === 'ledger');
-    const assignment = lines.at(-1)?.assignment as Record<string, number[]> | undefined;
-    return assignment?.[bed.topic] ?? [];
-  };
+  const ownedBy = (child: AppProcess): number[] => bed.partitionsHeldBy(child);
 
   /** How long after `since` every one of `partitions` has a committed offset beyond its value at `since`. */
   const movedAgain = async (partitions: number[], since: number): Promise<number> => {

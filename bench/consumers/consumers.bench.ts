@@ -1,6 +1,8 @@
 // npm run bench:consumers — the ledger consuming a 200k-event topic with dedupe, against a raw kafkajs consume of
-// the same topic in the same run. Needs Postgres and Kafka (KAFKA_BROKERS, default 127.0.0.1:9092).
-// The consumers app runs as it ships: compiled (tsc + tsc-alias, as `npm run build` does) into a temporary directory.
+// the same topic in the same run. Needs Postgres and Kafka (KAFKA_BROKERS, default 127.0.0.1:9092; BENCH_KAFKA=secure:
+// the secure development broker, the consumers logged in as their own principal).
+// The consumers app runs as it ships: compiled (tsc + tsc-alias, as `npm run build` does) into a temporary directory;
+// BENCH_SKIP_BUILD=1 runs the one in dist/ (npm run build) instead.
 // Env: BENCH_EVENTS (default 200000), BENCH_PARTITIONS (6), HOOKRAIL_BENCH_PG_URL (server to create the bench db on),
 // BENCH_CONSUMER_NODE_OPTIONS (Node flags of the consumers process instead of those of its start script; set but
 // empty: none).
@@ -12,18 +14,10 @@
 // same run: the same with CONSUMER_KEY_CONCURRENCY=1 (one record at a time per partition, BENCH_EMAILS_SERIAL 1500
 // emails), and a bare HTTP client keeping as many calls in flight as the notifier may. BENCH_PROVIDER_BOUND=0 skips it.
 import 'reflect-metadata';
-import {
-  CloudEvent,
-  SHOP_ORDER_CANCELLED_V1,
-  SHOP_ORDER_PAID_V1,
-  SHOP_ORDER_PLACED_V1,
-  toKafkaRecord,
-} from '@app/contracts';
 import { connect, createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
-import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { freePort } from '@app/testing';
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -31,11 +25,13 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { DevEmailProvider } from '../../apps/consumers/src/notifier/dev-provider/email-provider.server';
 import { appNodeOptions } from '../lib/app-node-options';
+import { benchKafka } from '../lib/bench-kafka';
+import { cpuTimeMs } from '../lib/process-memory';
 import { deleteTopicsStartingWith } from '../lib/kafka-topics';
+import { orderEvents, produceAll } from './bench-orders';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 6);
-const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const SERVER_URL = process.env.HOOKRAIL_BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const KEY_ORDER = process.env.BENCH_KEY_ORDER ?? 'park';
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 20_000);
@@ -50,11 +46,14 @@ const run = randomBytes(4).toString('hex');
 const namespace = `bench-${run}.`;
 const topic = `${namespace}shop.orders`;
 const databaseUrl = withDatabase(SERVER_URL, `hookrail_bench_consumers_${run}`);
-const kafka = createKafka('hookrail-bench-consumers', kafkaFromEnv());
+const bench = benchKafka('hookrail-bench-consumers');
+const kafka = bench.kafka;
 const root = path.resolve(__dirname, '../..');
 
 /** Compiles the apps the way the Docker image does, into a temporary directory; returns the consumers entry. */
 function buildConsumers(): { entry: string; cleanup(): void } {
+  if (process.env.BENCH_SKIP_BUILD === '1')
+    return { entry: path.join(root, 'dist/apps/consumers/src/main.js'), cleanup() {} };
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-'));
   const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
   try {
@@ -67,43 +66,6 @@ function buildConsumers(): { entry: string; cleanup(): void } {
   const entry = path.join(outDir, 'apps/consumers/src/main.js');
   if (!existsSync(entry)) throw new Error('the build did not produce apps/consumers/src/main.js');
   return { entry, cleanup: () => rmSync(outDir, { recursive: true, force: true }) };
-}
-
-/** `count` events, three per order (placed, paid, cancelled); `keys` orders in turn when given, else each its own. */
-function orderEvents(count: number, keys?: number): CloudEvent[] {
-  const types = [SHOP_ORDER_PLACED_V1, SHOP_ORDER_PAID_V1, SHOP_ORDER_CANCELLED_V1];
-  return Array.from({ length: count }, (_, index) => {
-    const orderId = keys ? `ord-${index % keys}` : `ord-${Math.floor(index / 3)}`;
-    const type = types[(keys ? Math.floor(index / keys) : index) % 3];
-    const data: Record<string, unknown> = {
-      orderId,
-      customer: { id: `cus-${index % 5000}`, email: 'ada@example.com' },
-      amount: 1000 + (index % 900),
-      currency: 'EUR',
-      lineItems: [{ sku: 'book', quantity: 1, unitAmount: 1000 + (index % 900) }],
-    };
-    if (type === SHOP_ORDER_PAID_V1)
-      Object.assign(data, { paymentId: `pay-${index}`, paidAt: new Date().toISOString() });
-    return {
-      specversion: '1.0',
-      id: randomUUID(),
-      source: '/bench',
-      type,
-      time: new Date().toISOString(),
-      datacontenttype: 'application/json',
-      subject: orderId,
-      data,
-    };
-  });
-}
-
-async function produceAll(events: CloudEvent[], to = topic): Promise<void> {
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
-  await producer.connect();
-  for (let start = 0; start < events.length; start += 2000) {
-    await producer.send({ topic: to, acks: -1, messages: events.slice(start, start + 2000).map(toKafkaRecord) });
-  }
-  await producer.disconnect();
 }
 
 /** Baseline: kafkajs alone reading the same topic (no parsing, no database), first message to last. */
@@ -136,12 +98,15 @@ async function processedSoFar(metricsPort: number): Promise<number> {
   );
 }
 
-/** The real consumers app as a child process: first processed event to the last, and its peak RSS. */
+/**
+ * The real consumers app as a child process: first processed event to the last, its peak RSS and its CPU time (user
+ * + system) from its start to the last event.
+ */
 async function consumersRate(
   entry: string,
   count: number,
   env: Record<string, string>,
-): Promise<{ rate: number; peakRssMb: number }> {
+): Promise<{ rate: number; peakRssMb: number; cpuMs: number }> {
   const metricsPort = await freePort();
   let stderr = '';
   const child = spawn(
@@ -152,7 +117,7 @@ async function consumersRate(
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,
-        KAFKA_BROKERS: BROKERS.join(','),
+        ...bench.appEnv('consumers'),
         // The group alone: the dead-letter store that start:consumers also runs would measure itself too.
         DEAD_LETTER_STORE: 'false',
         KAFKA_NAMESPACE: namespace,
@@ -177,13 +142,14 @@ async function consumersRate(
   const last = performance.now();
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   const peakRssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  const cpuMs = cpuTimeMs(child.pid!);
   child.kill('SIGTERM');
   await exited;
-  return { rate: processed / ((last - first) / 1000), peakRssMb };
+  return { rate: processed / ((last - first) / 1000), peakRssMb, cpuMs };
 }
 
 /** The ledger group, as it ships (or with key parking off), over the 200k-event topic. */
-function ledgerRate(entry: string): Promise<{ rate: number; peakRssMb: number }> {
+function ledgerRate(entry: string): ReturnType<typeof consumersRate> {
   return consumersRate(entry, EVENTS, {
     CONSUMER_GROUPS: 'ledger',
     CONSUMER_KEY_PARKING: KEY_ORDER === 'park' ? 'service' : 'off',
@@ -199,14 +165,14 @@ async function providerBoundRate(
   entry: string,
   count: number,
   keyConcurrency: number,
-): Promise<{ rate: number; peakRssMb: number }> {
+): ReturnType<typeof consumersRate> {
   const apiKey = randomBytes(16).toString('hex');
   const provider = await DevEmailProvider.start({ apiKey, behaviour: { latencyMs: PROVIDER_LATENCY_MS } });
   const phase = `${namespace}k${keyConcurrency}.`;
   const events = orderEvents(count, KEYS);
   try {
-    await ensureTopics(kafka, [{ topic: `${phase}shop.orders`, numPartitions: PARTITIONS }]);
-    await produceAll(events, `${phase}shop.orders`);
+    await bench.prepare(phase, [{ topic: `${phase}shop.orders`, numPartitions: PARTITIONS }]);
+    await produceAll(kafka, `${phase}shop.orders`, events);
     const result = await consumersRate(entry, count, {
       CONSUMER_GROUPS: 'notifier',
       KAFKA_NAMESPACE: phase,
@@ -267,12 +233,12 @@ async function bareClientRate(count: number): Promise<number> {
 async function main(): Promise<void> {
   await createDatabaseIfAbsent(databaseUrl);
   await migrate(databaseUrl);
-  await ensureTopics(kafka, [{ topic, numPartitions: PARTITIONS }]);
   let build: ReturnType<typeof buildConsumers> | undefined;
   try {
+    await bench.prepare(namespace, [{ topic, numPartitions: PARTITIONS }]);
     build = buildConsumers();
-    process.stdout.write(`producing ${EVENTS} events to ${PARTITIONS} partitions...\n`);
-    await produceAll(orderEvents(EVENTS));
+    process.stdout.write(`producing ${EVENTS} events to ${PARTITIONS} partitions (Kafka: ${bench.mode})...\n`);
+    await produceAll(kafka, topic, orderEvents(EVENTS));
     const raw = await rawConsumeRate();
     const ledger = await ledgerRate(build.entry);
     const dataSource = await connect({ url: databaseUrl, applicationName: 'bench-consumers', poolSize: 1 });
@@ -290,6 +256,15 @@ async function main(): Promise<void> {
     );
     line('ledger / baseline', `${(ledger.rate / raw).toFixed(2)}`);
     line('consumers process peak RSS', `${ledger.peakRssMb.toFixed(0)} MB`);
+    const cpuPerThousand = (ledger.cpuMs / EVENTS) * 1000;
+    line('consumers process CPU per 1,000 events', `${cpuPerThousand.toFixed(1)} ms (from its start)`);
+    const figures = {
+      kafka: bench.mode,
+      rawConsumeEventsPerSecond: Math.round(raw),
+      ledgerEventsPerSecond: Math.round(ledger.rate),
+      ledgerCpuMsPer1000: Number(cpuPerThousand.toFixed(1)),
+    };
+    process.stdout.write(`${JSON.stringify({ ...figures, peakRssMb: Math.round(ledger.peakRssMb) })}\n`);
     if (PROVIDER_BOUND) {
       process.stdout.write(
         `\nprovider-bound: notifier, ${KEYS} keys, ${PARTITIONS} partitions, provider answering in ${PROVIDER_LATENCY_MS} ms\n`,

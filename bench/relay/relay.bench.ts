@@ -6,13 +6,13 @@
 //      how the relay scales out where one Node.js thread is the limit.
 // The relay runs compiled (npm run build first, like production); BENCH_SKIP_BUILD=1 reuses dist/.
 // Environment: BENCH_DATABASE_URL (a database it drops and recreates; default hookrail_bench_relay on the local
-// server), KAFKA_BROKERS, BENCH_BACKLOG (200000), BENCH_SCALE_RELAYS (the number of cores; 0 skips step 4),
-// BENCH_RATE (500), BENCH_WARMUP_SECONDS (5), BENCH_STEADY_SECONDS (20), BENCH_RELAY_NODE_OPTIONS (Node flags for
-// the relay processes instead of those of its start script, e.g. other heap limits or --cpu-prof; set but empty:
-// none). RELAY_* variables reach the relays.
+// server), KAFKA_BROKERS, BENCH_KAFKA (`plaintext`, or `secure`: the secure development broker, the relay logged in
+// as its own principal), BENCH_BACKLOG (200000), BENCH_SCALE_RELAYS (the number of cores; 0 skips step 4),
+// BENCH_RATE (500), BENCH_WARMUP_SECONDS (5), BENCH_STEADY_SECONDS (20; 0 skips step 1), BENCH_RELAY_NODE_OPTIONS
+// (Node flags for the relay processes instead of those of its start script, e.g. other heap limits or --cpu-prof; set
+// but empty: none). RELAY_* variables reach the relays.
 import 'reflect-metadata';
 import { connect, createDatabaseIfAbsent, databaseName, migrate, withDatabase } from '@app/db';
-import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { addToOutbox, notifyOutbox, OutboxNotifier } from '@app/outbox';
 import { cleanEnv, waitFor } from '@app/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -22,12 +22,13 @@ import { Partitioners } from 'kafkajs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { appNodeOptions } from '../lib/app-node-options';
+import { BenchKafka, benchKafka } from '../lib/bench-kafka';
 import { root, stop } from '../lib/ingress-fixtures';
-import { peakRssMb } from '../lib/process-memory';
+import { deleteTopicsStartingWith } from '../lib/kafka-topics';
+import { cpuTimeMs, peakRssMb } from '../lib/process-memory';
 import { AGGREGATES, benchEvent, insertBacklog } from './bench-events';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/hookrail_bench_relay';
-const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
 const BACKLOG = Number(process.env.BENCH_BACKLOG || 200_000);
 const RATE = Number(process.env.BENCH_RATE || 500);
 const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS || 20);
@@ -111,11 +112,11 @@ async function drainWith(
 }
 
 /** The same messages through a bare kafkajs producer with the relay's settings, 1000 per sendBatch. */
-async function rawProducerRate(dataSource: DataSource, topic: string): Promise<number> {
+async function rawProducerRate(dataSource: DataSource, topic: string, bench: BenchKafka): Promise<number> {
   const rows: Array<{ key: string; value: string; headers: Record<string, string> }> = await dataSource.query(
     `SELECT key, value, headers FROM outbox ORDER BY id`,
   );
-  const producer = createKafka('hookrail-bench-raw', kafkaFromEnv()).producer({
+  const producer = bench.kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
     createPartitioner: Partitioners.DefaultPartitioner,
@@ -177,37 +178,45 @@ async function offer(dataSource: DataSource, topic: string, total: number): Prom
 async function main(): Promise<void> {
   await recreateDatabase();
   const dataSource = await connect({ url: DATABASE_URL, applicationName: 'hookrail-bench', poolSize: 16 });
-  const topic = `bench.relay.${randomUUID().slice(0, 8)}`;
-  const kafka = createKafka('hookrail-bench', kafkaFromEnv());
-  await ensureTopics(kafka, [{ topic, numPartitions: 6 }]);
+  // An event topic of the contracts under a namespace of its own: on the secure broker the relay's ACLs allow it.
+  const namespace = `bench-relay-${randomUUID().slice(0, 8)}.`;
+  const topic = `${namespace}shop.orders`;
+  const bench = benchKafka('hookrail-bench');
   const log = (line: string) => process.stdout.write(`bench:relay: ${line}\n`);
   if (process.env.BENCH_SKIP_BUILD !== '1')
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-  const relayEnv = cleanEnv({ DATABASE_URL, KAFKA_BROKERS: BROKERS.join(','), METRICS_PORT: '0', LOG_LEVEL: 'warn' });
+  const relayEnv = cleanEnv({ DATABASE_URL, ...bench.appEnv('relay'), METRICS_PORT: '0', LOG_LEVEL: 'warn' });
+  log(`Kafka: ${bench.mode}`);
 
   const running: RelayProcess[] = [];
   try {
+    await bench.prepare(namespace, [{ topic, numPartitions: 6 }]);
     // The steady state first, on a quiet box: after the drains the broker and Postgres still write back hundreds of
     // megabytes for a while, which is a different measurement.
-    running.push(startCompiledRelay(relayEnv));
-    const steady = await steadyState(dataSource, topic);
-    const steadyRss = peakRssMb(running[0].child.pid!);
-    log(
-      `steady state (after ${WARMUP_SECONDS} s of warm-up): ${Math.round(steady.achieved)} events/s offered for ${STEADY_SECONDS} s, ` +
-        `insert→ack p50 ${steady.p50.toFixed(1)} ms, p99 ${steady.p99.toFixed(1)} ms, max ${steady.max.toFixed(1)} ms; relay peak RSS ${steadyRss.toFixed(0)} MB`,
-    );
-    await stopRelay(running.pop()!);
+    let steady: { p50: number; p99: number; rssMb: number } | undefined;
+    if (STEADY_SECONDS > 0) {
+      running.push(startCompiledRelay(relayEnv));
+      const latency = await steadyState(dataSource, topic);
+      steady = { ...latency, rssMb: peakRssMb(running[0].child.pid!) };
+      log(
+        `steady state (after ${WARMUP_SECONDS} s of warm-up): ${Math.round(latency.achieved)} events/s offered for ${STEADY_SECONDS} s, ` +
+          `insert→ack p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms; relay peak RSS ${steady.rssMb.toFixed(0)} MB`,
+      );
+      await stopRelay(running.pop()!);
+    }
 
     log(`backlog of ${BACKLOG} rows written in ${(await writeBacklog(dataSource, topic)).toFixed(1)} s`);
     const single = await drainWith(dataSource, 1, relayEnv);
     running.push(...single.relays);
     const drainRss = peakRssMb(single.relays[0].child.pid!);
+    // From the relay's start (connections, logins included) to the end of the drain.
+    const drainCpuPerThousand = (cpuTimeMs(single.relays[0].child.pid!) / BACKLOG) * 1000;
     log(
-      `drain, one relay: ${BACKLOG} rows in ${single.seconds.toFixed(2)} s from first to last ack = ${Math.round(single.rate)} events/s; relay peak RSS ${drainRss.toFixed(0)} MB`,
+      `drain, one relay: ${BACKLOG} rows in ${single.seconds.toFixed(2)} s from first to last ack = ${Math.round(single.rate)} events/s; relay peak RSS ${drainRss.toFixed(0)} MB, CPU ${drainCpuPerThousand.toFixed(1)} ms per 1,000 events`,
     );
     await stopRelay(running.pop()!);
 
-    const rawRate = await rawProducerRate(dataSource, topic);
+    const rawRate = await rawProducerRate(dataSource, topic, bench);
     log(
       `raw kafkajs producer, same messages and settings: ${Math.round(rawRate)} events/s; relay/raw = ${(single.rate / rawRate).toFixed(2)}`,
     );
@@ -227,8 +236,10 @@ async function main(): Promise<void> {
 
     console.log(
       JSON.stringify({
+        kafka: bench.mode,
         backlog: BACKLOG,
         drainEventsPerSecond: Math.round(single.rate),
+        drainCpuMsPer1000: Number(drainCpuPerThousand.toFixed(1)),
         rawProducerEventsPerSecond: Math.round(rawRate),
         relayToRaw: Number((single.rate / rawRate).toFixed(2)),
         scaleOut: scaled && {
@@ -236,21 +247,18 @@ async function main(): Promise<void> {
           eventsPerSecond: Math.round(scaled.rate),
           peakRssMbPerRelay: Math.round(scaled.rssMb),
         },
-        steady: {
+        steady: steady && {
           rate: RATE,
           p50Ms: Number(steady.p50.toFixed(1)),
           p99Ms: Number(steady.p99.toFixed(1)),
-          relayPeakRssMb: Math.round(steadyRss),
+          relayPeakRssMb: Math.round(steady.rssMb),
         },
         relayPeakRssMb: Math.round(drainRss),
       }),
     );
   } finally {
     for (const relay of running) if (relay.child.exitCode === null) relay.child.kill('SIGKILL');
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
-    await admin.disconnect();
+    await deleteTopicsStartingWith(bench.kafka, namespace);
     await dataSource.destroy();
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Development certificates for the secure local broker and database, made on this machine (never committed):
-#   dev-certs.sh <dir>   a CA (ca.pem), a server certificate for 127.0.0.1 and localhost (server.crt, server.key,
+#   dev-certs.sh <dir>   a CA (ca.pem), a server certificate for 127.0.0.1, localhost and the host names in
+#                        DEV_CERT_SERVER_NAMES (server.crt, server.key,
 #                        server-keystore.pem: PKCS#8 key and certificate, as Kafka's PEM keystore reads them) and a
 #                        client certificate per name in DEV_CERT_CLIENTS (client-<name>.crt, client-<name>.key), and a
 #                        second, unrelated CA (other-ca.pem) for tests of an untrusted certificate.
@@ -33,7 +34,9 @@ sign() {
 }
 
 if [[ ! -s server.crt ]]; then
-  sign server "/CN=127.0.0.1" "subjectAltName=IP:127.0.0.1,DNS:localhost
+  names="IP:127.0.0.1,DNS:localhost"
+  for name in ${DEV_CERT_SERVER_NAMES:-}; do names+=",DNS:$name"; done
+  sign server "/CN=127.0.0.1" "subjectAltName=$names
 extendedKeyUsage=serverAuth,clientAuth"
   cat server.key server.crt >server-keystore.pem
   chmod 600 server-keystore.pem

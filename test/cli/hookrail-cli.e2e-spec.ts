@@ -90,14 +90,25 @@ describe('hookrail CLI on real Kafka and Postgres', () => {
     ]);
   });
 
-  it('shows the outbox backlog and the lag per group and partition', async () => {
-    const [backlogRun, lag] = await Promise.all([
+  it('shows the outbox backlog, the lag per group and topic, and with --partitions per partition', async () => {
+    const [backlogRun, lag, partitions] = await Promise.all([
       hookrail('outbox', 'backlog', '--json'),
       hookrail('lag', '--group', scenario.healthy.group),
+      hookrail('lag', '--group', scenario.healthy.group, '--partitions'),
     ]);
     expect(JSON.parse(backlogRun.stdout)).toEqual({ unpublished: 0, parked: 0, oldestAgeSeconds: 0, byTopic: [] });
     expect(lag.code).toBe(0);
-    expect(lag.stdout).toMatch(
+    // One line per group and topic: partitions, lag, worst partition, its lag.
+    const lines = lag.stdout.split('\n').filter((line) => line.includes(scenario.inputTopic));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${scenario.healthy.group}\\s+–\\s+${scenario.inputTopic}\\s+\\d+\\s+0\\s+\\d+\\s+0$`),
+      ),
+    ]);
+    expect(lag.stdout.split('\n')[0]).toMatch(
+      /^groupId\s+worksBy\s+topic\s+partitions\s+lag\s+worstPartition\s+worstLag$/,
+    );
+    expect(partitions.stdout).toMatch(
       new RegExp(`${scenario.healthy.group}\\s+–\\s+${scenario.inputTopic}\\s+0\\s+\\d+\\s+\\d+\\s+0`),
     );
   });

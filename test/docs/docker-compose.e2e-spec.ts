@@ -75,7 +75,7 @@ describe('docker-compose.yml', () => {
 
   it('publishes every port on 127.0.0.1 only, but the ingress, and Postgres off the 5432 a local Postgres holds', () => {
     for (const name of services().keys()) {
-      if (name === 'ingress') continue;
+      if (name === 'ingress' || name === 'ingress-secure') continue;
       for (const port of ports(name))
         expect({ name, port }).toEqual({ name, port: expect.stringMatching(/^127\.0\.0\.1:/) });
     }
@@ -92,6 +92,38 @@ describe('docker-compose.yml', () => {
     expect(ports(name)).toEqual([`127.0.0.1:${port}:${port}`]);
     expect(healthcheck(name)).toContain(`http://127.0.0.1:${port}/metrics`);
     expect(healthcheck(name)).toMatch(/interval: \d+s/);
+  });
+
+  it.each(['ingress', 'relay', 'consumers'])(
+    'runs %s-secure in the secure profile as its own principal, every secret from a file, Postgres verified',
+    (app) => {
+      const env = environment(`${app}-secure`);
+      expect(env).toMatchObject({
+        KAFKA_SASL_USERNAME: `hookrail-${app}`,
+        KAFKA_SASL_PASSWORD_FILE: `/run/hookrail/kafka/hookrail-${app}.password`,
+      });
+      for (const secret of ['DATABASE_URL', 'ADMIN_TOKEN', 'KAFKA_SASL_PASSWORD']) expect(env[secret]).toBeUndefined();
+      // The shared environment of the profile's apps: verified TLS to the broker, the database URL from the volume.
+      expect(text).toMatch(/x-secure-app: &secure-app\n(.*\n)*? {4}DATABASE_URL_FILE: \/run\/hookrail\/database-url\n/);
+      expect(text).toMatch(
+        /&secure-env\n(.*\n)*? {4}KAFKA_TLS: 'true'\n {4}KAFKA_TLS_CA_FILE: \/run\/hookrail\/tls\/ca\.pem\n/,
+      );
+      // secrets.sh writes a password file for each principal the apps name.
+      expect(readFileSync(path.resolve(__dirname, '../../scripts/compose/secrets.sh'), 'utf8')).toContain(
+        `hookrail-${app}`,
+      );
+    },
+  );
+
+  it('creates topics and ACLs in the secure profile as the administrator, never as an app', () => {
+    expect(environment('kafka-acls')).toMatchObject({
+      KAFKA_SASL_USERNAME: 'admin',
+      KAFKA_SASL_PASSWORD_FILE: '/run/hookrail/kafka/admin.password',
+    });
+    expect(service('kafka-acls').join('\n')).toContain('kafka-acls.command.js --apply');
+    for (const app of ['ingress', 'relay', 'consumers'])
+      expect(environment(`${app}-secure`).KAFKA_CREATE_TOPICS ?? 'false').toBe('false');
+    expect(ports('kafka-secure')).toEqual(['127.0.0.1:9094:9094']);
   });
 
   it('runs the development webhook receiver, which the apps allow: an endpoint on it passes their SSRF rules', async () => {

@@ -58,8 +58,33 @@ describe('POST /events (CloudEvents from internal producers)', () => {
     );
     expect(row).toMatchObject({ topic: 'hookrail.inbound', key: 'acct_9', value: '{"seats":3}' });
     expect(row.headers.ce_partitionkey).toBe('acct_9');
+    // The producer sent no subject: none is made up from the key.
+    expect(row.headers.ce_subject).toBeUndefined();
     // No contract for the type: the producer's own schema is passed on.
     expect(row.headers.ce_dataschema).toBe('https://schemas.example/crm/account-updated.json');
+  });
+
+  it("keeps the producer's subject beside its partitionkey: the key is the partitionkey, the subject unchanged", async () => {
+    const event = {
+      specversion: '1.0',
+      id: randomUUID(),
+      source: '/billing',
+      type: 'shop.order.placed.v1',
+      subject: 'ord_X',
+      partitionkey: 'pk-ord_X',
+      data: orderData('ord_X'),
+    };
+    const response = await post(`${ingress.url}/events`, JSON.stringify(event), {
+      ...auth(),
+      'content-type': 'application/cloudevents+json',
+    });
+    expect(response.status).toBe(202);
+    const [row] = await ingress.query<{ key: string; headers: Record<string, string> }>(
+      'SELECT key, headers FROM outbox WHERE event_id = $1',
+      [response.body.id],
+    );
+    expect(row.key).toBe('pk-ord_X');
+    expect(row.headers).toMatchObject({ ce_subject: 'ord_X', ce_partitionkey: 'pk-ord_X', ce_source: '/billing' });
   });
 
   it('401 without or with a wrong token, and nothing is written', async () => {

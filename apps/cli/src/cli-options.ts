@@ -25,6 +25,7 @@ export const OPTIONS = {
   reason: { type: 'string' },
   overlap: { type: 'string' },
   state: { type: 'string' },
+  partitions: { type: 'boolean', default: false },
 } as const;
 
 /** The options as `parseArgs` gives them for OPTIONS. */

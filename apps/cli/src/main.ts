@@ -16,7 +16,7 @@ Usage:
   hookrail dlq purge-key --group G --key K [--dry-run] [--yes]
                                                             the key's dead letters and parked events, in one go
   hookrail outbox backlog                                   rows not yet published to Kafka
-  hookrail lag         [--group G]...                       consumer lag per group, topic and partition
+  hookrail lag         [--group G]... [--partitions]        consumer lag per group and topic (per partition)
   hookrail breakers    [--all]                               dependencies a group waits on: its breaker is open
   hookrail jobs                                             scheduled jobs: schedule, last run and success, overdue
                                                             (exits 1 when a job is overdue)

@@ -99,7 +99,9 @@ export async function runCommand(
         await import('./commands/sources.command')
       ).sourcesCommand(ctx, action, rest, { json: values.json, limit: values.limit });
     } else if (command === 'lag') {
-      await (await import('./commands/lag.command')).lagCommand(ctx, { json: values.json, groups: values.group ?? [] });
+      await (
+        await import('./commands/lag.command')
+      ).lagCommand(ctx, { json: values.json, groups: values.group ?? [], partitions: values.partitions });
     } else if (command === 'breakers') {
       await (await import('./commands/ops.command')).breakersCommand(ctx, { json: values.json, all: values.all });
     } else if (command === 'jobs') {

@@ -10,14 +10,14 @@ import { OutboxRetentionService } from './retention/outbox-retention.service';
 
 @Module({})
 export class RelayModule {
-  static forRoot(config: RelayEnv, logger: Logger): DynamicModule {
+  static forRoot(config: RelayEnv, logger: Logger, metrics = new RelayMetrics()): DynamicModule {
     return {
       module: RelayModule,
       imports: [LoggerModule.forRoot(logger)],
       providers: [
         { provide: RelayEnv, useValue: config },
         RelayPool,
-        { provide: RelayMetrics, useValue: new RelayMetrics() },
+        { provide: RelayMetrics, useValue: metrics },
         OutboxRelayService,
         OutboxRetentionService,
         RelayMetricsService,

@@ -4,6 +4,8 @@ import { ConfigError } from './config-error';
 export interface Dependency {
   /** E.g. `Postgres at 127.0.0.1:5432 (DATABASE_URL)`. */
   name: string;
+  /** A short name for metrics, e.g. `postgres`, `kafka`. */
+  label?: string;
   /**
    * Resolves when the dependency is ready; throws what is wrong otherwise (its message is logged), a ConfigError when
    * waiting cannot help (the app stops with its line).
@@ -18,6 +20,8 @@ export interface WaitOptions {
   maxDelayMs?: number;
   /** Stops waiting (the app is stopping): the promise rejects. */
   signal?: AbortSignal;
+  /** Told the outcome of every check (a gauge of each dependency's reachability follows the wait). */
+  onCheck?: (dependency: Dependency, up: boolean) => void;
 }
 
 /**
@@ -40,9 +44,11 @@ export async function waitForDependencies(
       if (options.signal?.aborted) throw new Error(`stopped while waiting for ${dependency.name}`);
       try {
         await dependency.check();
+        options.onCheck?.(dependency, true);
         if (lastLogAt > 0) log.info({ waitedMs: Date.now() - startedAt }, `${dependency.name} answers; going on`);
         break;
       } catch (error) {
+        options.onCheck?.(dependency, false);
         // Refused credentials, an untrusted certificate, a missing permission: waiting would not change them.
         if (error instanceof ConfigError) throw error;
         if (Date.now() - lastLogAt >= logEveryMs) {

@@ -30,3 +30,30 @@ describe('ce_dataschema on the Kafka record', () => {
     expect(toKafkaRecord(event('shop.customer.merged.v1')).headers).not.toHaveProperty('ce_dataschema');
   });
 });
+
+describe('key, subject and partitionkey on the Kafka record', () => {
+  it('keys by the partitionkey and keeps the subject as the producer sent it; the official SDK reads both', () => {
+    const record = toKafkaRecord(event('shop.order.placed.v1', { subject: 'ord_X', partitionkey: 'pk-ord_X' }));
+    expect(record.key).toBe('pk-ord_X');
+    expect(record.headers).toMatchObject({ ce_subject: 'ord_X', ce_partitionkey: 'pk-ord_X' });
+    const decoded = CloudEventsKafka.toEvent({ ...record, body: record.value });
+    expect(Array.isArray(decoded) ? decoded[0] : decoded).toMatchObject({
+      id: '7be35922-9813-403b-835b-28eeb9f49920',
+      source: '/webhooks/shop',
+      subject: 'ord_X',
+      partitionkey: 'pk-ord_X',
+    });
+    expect(fromKafkaRecord(record)).toMatchObject({ subject: 'ord_X', partitionkey: 'pk-ord_X' });
+  });
+
+  it('keys by the subject without a partitionkey, and makes no subject up from a partitionkey', () => {
+    expect(toKafkaRecord(event('shop.order.placed.v1')).key).toBe('ord_1');
+    const keyed = toKafkaRecord(event('crm.account.updated.v1', { subject: undefined, partitionkey: 'acct_9' }));
+    expect(keyed.key).toBe('acct_9');
+    expect(keyed.headers).not.toHaveProperty('ce_subject');
+    expect(fromKafkaRecord(keyed).subject).toBeUndefined();
+    // A record keyed by its subject without ce_subject (written before subjects were kept) still reads one.
+    const { ce_subject: _subject, ...older } = toKafkaRecord(event('shop.order.placed.v1')).headers;
+    expect(fromKafkaRecord({ key: 'ord_1', value: '{}', headers: older }).subject).toBe('ord_1');
+  });
+});

@@ -43,7 +43,9 @@ export function toKafkaRecord(event: CloudEvent): KafkaRecord {
   for (const [name, value] of Object.entries(event)) {
     if (!CORE_ATTRIBUTES.has(name) && value !== undefined && value !== null) headers[`ce_${name}`] = String(value);
   }
-  return { key: event.subject ?? event.id, value: JSON.stringify(event.data), headers };
+  // The CloudEvents Kafka binding: the partitionkey extension is the record's key; without one, the subject.
+  const key = typeof event.partitionkey === 'string' && event.partitionkey ? event.partitionkey : event.subject;
+  return { key: key ?? event.id, value: JSON.stringify(event.data), headers };
 }
 
 export class MalformedRecordError extends Error {
@@ -93,7 +95,10 @@ export function fromKafkaRecord(record: {
     type: attributes.type,
     time: header(record.headers, CE_HEADERS.time) ?? new Date(0).toISOString(),
     datacontenttype: 'application/json',
-    subject: header(record.headers, CE_HEADERS.subject) ?? record.key?.toString() ?? undefined,
+    // A record without ce_subject whose key is not a partitionkey was keyed by its subject (a record from before).
+    subject:
+      header(record.headers, CE_HEADERS.subject) ??
+      (extensions.partitionkey === undefined ? (record.key?.toString() ?? undefined) : undefined),
     ...(header(record.headers, CE_HEADERS.dataschema) ? { dataschema: header(record.headers, CE_HEADERS.dataschema) } : {}),
     data,
   };

@@ -16,14 +16,19 @@ interface ErrorLike {
   type?: string;
   cause?: unknown;
   originalError?: unknown;
+  /** kafkajs's aggregate errors (topic creation) hold one error per topic. */
+  errors?: unknown[];
 }
 
-/** The error and the errors it wraps (kafkajs keeps the first in `originalError`, Node in `cause`). */
+/**
+ * The error and the errors it wraps (kafkajs keeps the first in `originalError`, Node in `cause`, an aggregate the
+ * first of its `errors`).
+ */
 function chain(error: unknown): ErrorLike[] {
   const errors: ErrorLike[] = [];
   for (let current = error as ErrorLike | undefined; current && errors.length < 8;) {
     errors.push(current);
-    current = (current.originalError ?? current.cause) as ErrorLike | undefined;
+    current = (current.originalError ?? current.cause ?? current.errors?.[0]) as ErrorLike | undefined;
   }
   return errors;
 }

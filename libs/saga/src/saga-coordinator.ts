@@ -1,3 +1,4 @@
+import { OperatorAuditRepository } from '@app/audit';
 import { PermanentError } from '@app/consumer-runtime';
 import { CloudEvent } from '@app/contracts';
 import { randomUUID } from 'node:crypto';
@@ -216,6 +217,7 @@ export class SagaCoordinator {
       throw new Error(`saga ${row.id} is no longer at version ${row.version}`);
     if (sent) tx.send(sent);
     tx.history(this.historyRow(saga, row.id, version, move, cause, sent));
+    if (move.recovered) await this.auditRecovery(tx, saga, row.id, move, cause);
     return {
       sagaId: row.id,
       type: row.type,
@@ -224,6 +226,27 @@ export class SagaCoordinator {
       event: move.event,
       sent: sent?.event.type ?? null,
     };
+  }
+
+  /**
+   * A `failed` saga went on without an operator: audited beside the operators' retries and cancels, so that whoever
+   * looks for what moved it finds why no retry was needed.
+   */
+  private async auditRecovery(
+    tx: SagaTransaction,
+    saga: CompiledSaga<any>,
+    sagaId: string,
+    move: SagaMove,
+    cause: { type: string | null; id: string | null },
+  ): Promise<void> {
+    await new OperatorAuditRepository(tx.manager).record({
+      actor: 'hookrail',
+      action: 'saga-recovered',
+      subjectType: 'saga',
+      subjectId: sagaId,
+      details: { step: saga.steps[move.concerns.step].name, reply: cause.type, replyId: cause.id, state: move.state },
+      count: 1,
+    });
   }
 
   private historyRow(

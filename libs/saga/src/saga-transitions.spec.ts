@@ -170,6 +170,24 @@ describe('saga transitions', () => {
     expect(decide(saga, at('failed', 1, 0), reply('charge.undo-failed.v1'))).toMatchObject({ kind: 'ignore' });
   });
 
+  it('goes on by itself, and says so, when a failed compensation succeeds later (no operator retry)', () => {
+    const recovered = { event: 'succeeded', recovered: true, detail: expect.stringContaining('goes on by itself') };
+    expect(decide(saga, at('failed', 1, 0, { refusals: 3 }), reply('charge.undone.v1'))).toMatchObject({
+      ...recovered,
+      state: 'compensating',
+      send: { step: 0, phase: 'compensation' },
+    });
+    expect(decide(saga, at('failed', 0, 0), reply('reserve.undone.v1'))).toMatchObject({
+      ...recovered,
+      state: 'compensated',
+      outcome: 'compensated',
+    });
+    // A compensation that succeeds on its policy is no recovery.
+    expect(decide(saga, at('compensating', 0, 2, { refusals: 1 }), reply('reserve.undone.v1'))).not.toHaveProperty(
+      'recovered',
+    );
+  });
+
   it('cancels a running saga: the current step is compensated too, and it ends cancelled', () => {
     const cancel: SagaInput = { kind: 'cancel', reason: 'the shop cancelled the order' };
     const cancelled = decide(saga, at('running', 1), cancel);

@@ -66,6 +66,11 @@ export interface SagaMove {
   retry?: { refusals: number; failingSince: Date; backoffMs?: number };
   /** The saga is cancelled, by whom or what. */
   cancellation?: string;
+  /**
+   * A compensation succeeded while the saga was `failed` (the participant's own retry got through): it goes on by
+   * itself, and the coordinator records that in `operator_audit` too.
+   */
+  recovered?: boolean;
 }
 
 export type SagaDecision = SagaMove | { kind: 'ignore'; why: string };
@@ -89,7 +94,8 @@ export function startMove(): SagaMove {
  * after the saga moved on — is ignored. A failed action compensates the steps before it, in reverse; an action that
  * timed out for good, or a running saga that is cancelled, compensates the current step too, since it may have
  * happened. A compensation that is refused or goes unanswered is sent again on the saga's CompensationPolicy; when
- * that is spent the saga is `failed`, for a human.
+ * that is spent the saga is `failed`, for a human, unless the compensation's success arrives later (the participant's
+ * own retry got through): then it goes on by itself.
  */
 export function decide(
   saga: CompiledSaga,
@@ -140,7 +146,11 @@ function onReply(
   }
   // A compensation reply also counts while `failed`: it may come late, or after an operator replayed the command.
   if (at.state !== 'compensating' && at.state !== 'failed') return ignore(`a compensation reply while ${at.state}`);
-  if (route.outcome === 'succeeded') return compensate(saga, at, route.step - 1, { event: 'succeeded', concerns });
+  if (route.outcome === 'succeeded') {
+    if (at.state !== 'failed') return compensate(saga, at, route.step - 1, { event: 'succeeded', concerns });
+    const detail = 'succeeded after the saga had failed: it goes on by itself, no operator retry needed';
+    return compensate(saga, at, route.step - 1, { event: 'succeeded', concerns, detail, recovered: true });
+  }
   if (at.state === 'failed') return ignore('the saga has already failed');
   if (at.backingOff) return ignore('the compensation is refused already; it is sent again after its backoff');
   const why = reason ?? `compensation of ${saga.steps[route.step].name} refused`;
@@ -241,7 +251,7 @@ function compensate(
   saga: CompiledSaga,
   at: SagaPosition,
   from: number,
-  what: Pick<SagaMove, 'event' | 'concerns' | 'failure' | 'error' | 'detail' | 'cancellation'>,
+  what: Pick<SagaMove, 'event' | 'concerns' | 'failure' | 'error' | 'detail' | 'cancellation' | 'recovered'>,
 ): SagaMove {
   for (let step = from; step >= 0; step--) {
     if (!saga.steps[step].compensation) continue;

@@ -1,14 +1,19 @@
 import { ConsumerGroupOwnersRepository, ConsumerLagReader } from '@app/consumer-runtime/light';
 import { CliContext } from '../cli-context';
+import { summarizeLag } from '../output/lag-summary';
 import { formatTable } from '../output/table';
 
 /**
- * `hookrail lag`: per consumer group, topic and partition, every partition counted (one the group never committed on
+ * `hookrail lag`: per consumer group and topic one line (the lag of all partitions, the worst partition and its lag);
+ * with `--partitions` (and always with `--json`) per group, topic and partition, every partition counted (one the group never committed on
  * from the start of its log); the project's groups, those a consumers process registered and the dead-letter store
  * by default; with how each group works through its partitions (`batch`, or `key`: records of different keys at
  * once), as its process registered it (`–` when the database does not answer or the group never started).
  */
-export async function lagCommand(ctx: CliContext, options: { json: boolean; groups: string[] }): Promise<void> {
+export async function lagCommand(
+  ctx: CliContext,
+  options: { json: boolean; groups: string[]; partitions: boolean },
+): Promise<void> {
   const reader = new ConsumerLagReader({
     admin: () => ctx.kafkaAdmin(),
     database: () => ctx.rows(),
@@ -23,9 +28,19 @@ export async function lagCommand(ctx: CliContext, options: { json: boolean; grou
   ]);
   const concurrency = new Map(owners.map((owner) => [ctx.namespaced(owner.group), owner.concurrency]));
   const rows = lag.map((row) => ({ ...row, worksBy: concurrency.get(row.groupId) ?? '–' }));
-  ctx.out(
-    options.json
-      ? JSON.stringify(rows, null, 2)
-      : formatTable(rows, ['groupId', 'worksBy', 'topic', 'partition', 'committed', 'end', 'lag']),
-  );
+  if (options.json) ctx.out(JSON.stringify(rows, null, 2));
+  else if (options.partitions)
+    ctx.out(formatTable(rows, ['groupId', 'worksBy', 'topic', 'partition', 'committed', 'end', 'lag']));
+  else
+    ctx.out(
+      formatTable(summarizeLag(rows), [
+        'groupId',
+        'worksBy',
+        'topic',
+        'partitions',
+        'lag',
+        'worstPartition',
+        'worstLag',
+      ]),
+    );
 }

@@ -187,9 +187,16 @@ describe('order fulfilment saga: deadlines, retries on a policy and a human in t
     expect(chargesOf('ord-stuck-charge')).toEqual([]);
     expect(await bed.stock('teapot')).toBe(2);
     const [payment] = await bed.dataSource.query(
-      `SELECT status, refunded_amount::int AS refunded_amount FROM payments WHERE order_id = 'ord-stuck-charge'`,
+      `SELECT status, refunded_amount::int AS refunded_amount, refund_id, reason
+         FROM payments WHERE order_id = 'ord-stuck-charge'`,
     );
-    expect(payment).toEqual({ status: 'refunded', refunded_amount: 0 });
+    // Never charged, so not refunded: voided, with what the provider said.
+    expect(payment).toEqual({
+      status: 'voided',
+      refunded_amount: 0,
+      refund_id: null,
+      reason: 'no charge was made with this key (provider: nothing_to_refund)',
+    });
   });
 
   it('counts sagas per state at scrape time and the transitions into each state', async () => {

@@ -23,7 +23,7 @@ describe('payment provider client against the development provider (real HTTP)',
     expect(await client.charge(charge, 'saga-1:charge-card:action')).toEqual(first);
     const refund = { chargeKey: 'saga-1:charge-card:action', reference: 'ord_1' };
     const refunded = await client.refund(refund, 'saga-1:charge-card:compensation');
-    expect(refunded).toEqual({ refundId: expect.stringMatching(/^re_/), amount: 4200 });
+    expect(refunded).toEqual({ refundId: expect.stringMatching(/^re_/), amount: 4200, status: 'succeeded' });
     expect(await client.refund(refund, 'saga-1:charge-card:compensation')).toEqual(refunded);
     expect(await client.refund(refund, 'another-refund-key')).toEqual(refunded);
     expect(provider.stats()).toMatchObject({ charges: 1, chargedAmount: 4200, refunds: 1, refundedAmount: 4200 });
@@ -33,6 +33,7 @@ describe('payment provider client against the development provider (real HTTP)',
     expect(await client.refund({ chargeKey: 'never-charged', reference: 'ord_2' }, 'refund-2')).toEqual({
       refundId: null,
       amount: 0,
+      status: 'nothing_to_refund',
     });
   });
 

@@ -39,13 +39,18 @@ export class PaymentProviderClient {
     return { chargeId: body.id, amount: Number(body.amount ?? charge.amount) };
   }
 
-  /** `refundId` null and `amount` 0: there was no charge with that key, so nothing to refund. */
+  /**
+   * `refundId` null and `amount` 0: there was no charge with that key, so nothing to refund; `status` is what the
+   * provider says (`succeeded`, `nothing_to_refund`).
+   */
   async refund(
     refund: { chargeKey: string; reference: string },
     idempotencyKey: string,
-  ): Promise<{ refundId: string | null; amount: number }> {
+  ): Promise<{ refundId: string | null; amount: number; status: string }> {
     const body = await this.post('v1/refunds', refund, idempotencyKey);
-    return { refundId: typeof body.id === 'string' ? body.id : null, amount: Number(body.amount ?? 0) };
+    const refundId = typeof body.id === 'string' ? body.id : null;
+    const status = typeof body.status === 'string' ? body.status : refundId ? 'succeeded' : 'nothing_to_refund';
+    return { refundId, amount: Number(body.amount ?? 0), status };
   }
 
   private async post(path: string, body: object, idempotencyKey: string): Promise<Record<string, unknown>> {

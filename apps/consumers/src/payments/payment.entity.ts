@@ -2,8 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
  * `charging`: the intent is committed, the provider may or may not have charged; `charged`; `declined` (nothing
- * charged); `refunding`: the refund intent is committed; `refunded`; `voided`: a refund came before any charge, so a
- * late charge is refused.
+ * charged); `refunding`: the refund intent is committed; `refunded`; `voided`: a refund came before any charge, or the
+ * provider made none (`nothing_to_refund`), so a late charge is refused.
  */
 export type PaymentStatus = 'charging' | 'charged' | 'declined' | 'refunding' | 'refunded' | 'voided';
 

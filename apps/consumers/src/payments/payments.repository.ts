@@ -116,6 +116,16 @@ export const PaymentsRepository = {
     return toState(rows[0]);
   },
 
+  /** The provider made no charge with the payment's key (a charge call that failed): nothing was refunded. */
+  async markVoided(bookkeeping: DataSource, sagaId: string, reason: string): Promise<void> {
+    await bookkeepingQuery(
+      bookkeeping,
+      `UPDATE payments SET status = 'voided', refunded_amount = 0, reason = $2, updated_at = now()
+        WHERE saga_id = $1 AND status = 'refunding'`,
+      [sagaId, reason],
+    );
+  },
+
   async markRefunded(bookkeeping: DataSource, sagaId: string, refundId: string | null, amount: number): Promise<void> {
     await bookkeepingQuery(
       bookkeeping,

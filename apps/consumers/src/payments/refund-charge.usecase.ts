@@ -17,9 +17,10 @@ import { PaymentsRepository } from './payments.repository';
 
 /**
  * Refunds the saga's charge, idempotently: the intent (`refunding`) commits first, the provider refunds the charge
- * made with the charge's key once per refund key, then `refunded` and the reply. With no payment yet, a `voided` row
- * answers at once (and refuses a charge that arrives later); a payment declined or already refunded is answered
- * from the row.
+ * made with the charge's key once per refund key, then `refunded` and the reply; when the provider made no charge
+ * with that key (`nothing_to_refund`: the charge call failed), `voided` instead. With no payment yet, a `voided` row
+ * answers at once; either way a charge that arrives later is refused. A payment declined, voided or already refunded
+ * is answered from the row.
  */
 @Injectable()
 export class RefundChargeUseCase {
@@ -48,7 +49,7 @@ export class RefundChargeUseCase {
       return reply(PAYMENTS_CHARGE_REFUNDED_V1, { amount: payment.refundedAmount ?? 0, currency });
     if (payment.status !== 'refunding') return reply(PAYMENTS_CHARGE_REFUNDED_V1, { amount: 0, currency });
 
-    let refunded: { refundId: string | null; amount: number };
+    let refunded: { refundId: string | null; amount: number; status: string };
     try {
       refunded = await this.provider.refund({ chargeKey: payment.chargeKey!, reference: orderId }, idempotencyKey);
     } catch (error) {
@@ -56,7 +57,13 @@ export class RefundChargeUseCase {
       return reply(PAYMENTS_CHARGE_REFUND_FAILED_V1, { reason: error.message });
     }
     this.fault.called({ sagaId, eventId: command.id });
-    await PaymentsRepository.markRefunded(this.deps.bookkeeping, sagaId, refunded.refundId, refunded.amount);
+    if (refunded.refundId === null)
+      await PaymentsRepository.markVoided(
+        this.deps.bookkeeping,
+        sagaId,
+        `no charge was made with this key (provider: ${refunded.status})`,
+      );
+    else await PaymentsRepository.markRefunded(this.deps.bookkeeping, sagaId, refunded.refundId, refunded.amount);
     return reply(PAYMENTS_CHARGE_REFUNDED_V1, { amount: refunded.amount, currency });
   }
 }

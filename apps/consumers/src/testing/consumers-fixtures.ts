@@ -1,7 +1,15 @@
 import { Closable } from '@app/config';
 import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
-import { committedOffsets, createTestDatabase, deleteTopics, TestDatabase, testKafka, uniqueName } from '@app/testing';
+import {
+  AppProcess,
+  committedOffsets,
+  createTestDatabase,
+  deleteTopics,
+  TestDatabase,
+  testKafka,
+  uniqueName,
+} from '@app/testing';
 import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { loadConsumersConfig } from '../config/load-consumers-config';
@@ -60,6 +68,13 @@ export class ConsumersTestBed {
       KAFKA_SESSION_TIMEOUT_MS: '6000',
       ...env,
     };
+  }
+
+  /** The partitions of the orders topic a consumers process holds now, from its latest "partitions assigned" line. */
+  partitionsHeldBy(child: AppProcess): number[] {
+    const lines = child.logLines().filter((line) => line.msg === 'partitions assigned' && line.group === this.group);
+    const assignment = lines.at(-1)?.assignment as Record<string, number[]> | undefined;
+    return assignment?.[this.topic] ?? [];
   }
 
   /** The group's committed offsets on the orders topic, summed over its partitions (nothing committed counts 0). */

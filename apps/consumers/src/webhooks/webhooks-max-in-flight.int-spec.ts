@@ -4,7 +4,10 @@ import { WebhookReceiver } from './testing/webhook-receiver';
 import { addEndpoint, webhooksEnv } from './testing/webhooks-fixtures';
 
 const MIN_BURSTS = 4;
-/** Which process claims a delivery is a race; bursts go on until both have sent some, up to this many. */
+/**
+ * Which process claims a delivery is a race, even with each holding a partition (each wakes its own workers, both
+ * claim); bursts go on until both have sent some, up to this many.
+ */
 const MAX_BURSTS = 12;
 const EVENTS_PER_BURST = 40;
 
@@ -34,6 +37,12 @@ describe('outbound webhooks: maxInFlight is exact across processes', () => {
     const env = bed.processEnv(webhooksEnv({ METRICS_PORT: '0', TOPIC_PARTITIONS: '2' }));
     const both = [processes.start('consumers', env), processes.start('consumers', env)];
     await Promise.all(both.map((child) => child.waitForLog('webhook delivery workers running')));
+    // Until the group has rebalanced, the first process to join holds both partitions and is woken for every
+    // delivery: a burst sent then could be sent by that process alone.
+    await waitFor(() => both.every((child) => bed.partitionsHeldBy(child).length === 1), {
+      what: 'each process holding one partition',
+      timeoutMs: 60_000,
+    });
 
     const pids = both.map((child) => String(child.child.pid)).sort();
     let senders: string[] = [];

@@ -70,7 +70,7 @@ export class RelayEnv extends BaseEnv {
   @Max(100_000)
   OUTBOX_RETENTION_BATCH = 5000;
 
-  /** Port of the relay's Prometheus endpoint, `GET /metrics`; 0 turns it off. */
+  /** Port of the relay's `GET /metrics`, `/healthz` and `/readyz` (served from the start); 0 turns it off. */
   @Type(() => Number)
   @IsInt()
   @Min(0)

@@ -52,6 +52,13 @@ export class RelayMetrics {
     registers: [this.registry],
   });
 
+  readonly dependencyUp = new Gauge({
+    name: 'hookrail_dependency_up',
+    help: 'Whether the app reached the dependency at its last check (1) or not (0): while it waits at start, then every 15 s',
+    labelNames: ['app', 'dependency'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { loadConfig } from '@app/config';
 import { projectTopics } from '@app/contracts';
 import { createKafka } from '../kafka-client';
+import { explainKafkaError } from '../kafka-errors';
 import { ensureTopics } from '../topic-admin';
 import { TopicsCreateEnv } from './topics-create.env';
 
@@ -14,7 +15,9 @@ async function main(): Promise<void> {
   const created = await ensureTopics(
     createKafka('hookrail-topics', env),
     topics.map((topic) => ({ topic, numPartitions: partitions })),
-  );
+  ).catch((error: Error) => {
+    throw new Error(explainKafkaError(error, env, 'create topics') ?? error.message);
+  });
   console.log(
     created.length
       ? `topics:create: created ${created.join(', ')} (${partitions} partitions each); ${topics.length - created.length} already existed`

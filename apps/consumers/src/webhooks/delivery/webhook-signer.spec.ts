@@ -39,6 +39,18 @@ describe('WebhookSigner', () => {
       'ce-source': '/sources/caf%C3%A9 %22x%22 100%25',
       'ce-subject': 'ord_1',
       'ce-time': event.time.toISOString(),
+      'ce-dataschema': 'urn:hookrail:event:shop.order.placed.v1',
     });
+  });
+
+  it('names no ce-dataschema for a type the catalogue has no contract for', () => {
+    const headers = new WebhookSigner().headers(
+      { ...event, type: 'crm.account.updated.v1' },
+      payload,
+      [oldSecret],
+      event.time,
+    );
+    expect(headers).not.toHaveProperty('ce-dataschema');
+    expect(headers['ce-type']).toBe('crm.account.updated.v1');
   });
 });

@@ -1,3 +1,4 @@
+import { dataSchemaOf } from '@app/contracts';
 import { webhookSecretProblem } from '@app/webhooks';
 import { Webhook } from 'standardwebhooks';
 
@@ -30,6 +31,8 @@ export class WebhookSigner {
     const signatures = secrets.map((secret, index) =>
       this.key(secret, index, secrets.length).sign(event.id, now, payload),
     );
+    // The catalogue's schema of the type (a type without a contract has none to name).
+    const dataschema = dataSchemaOf(event.type);
     return {
       'content-type': 'application/json',
       'user-agent': 'hookrail-webhooks/1',
@@ -42,6 +45,7 @@ export class WebhookSigner {
       'ce-source': headerValue(event.source),
       'ce-time': event.time.toISOString(),
       ...(event.subject ? { 'ce-subject': headerValue(event.subject) } : {}),
+      ...(dataschema ? { 'ce-dataschema': headerValue(dataschema) } : {}),
     };
   }
 

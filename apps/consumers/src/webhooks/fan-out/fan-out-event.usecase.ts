@@ -34,7 +34,7 @@ export class FanOutEventUseCase {
       eventSource: event.source,
       eventTime: event.time,
       subject: event.subject ?? null,
-      orderingKey: event.subject ?? event.id,
+      orderingKey: (typeof event.partitionkey === 'string' && event.partitionkey) || event.subject || event.id,
       payload: JSON.stringify(event.data ?? null),
       sourceTopic: ctx.topic,
       sourcePartition: ctx.partition,

@@ -73,6 +73,7 @@ export class AcceptCloudEventUseCase {
       senderEventId: checkIdentifier('the CloudEvent id', event.id),
       type,
       aggregateId: checkIdentifier('the partition key (partitionkey, subject or id)', key),
+      subject: event.subject ?? null,
       topic: this.topics.topicOf(type),
       ceSource: source,
       payload: structured ? body : { data: body },

@@ -14,7 +14,13 @@ export interface RecordEventCommand {
   source: string;
   senderEventId: string;
   type: string;
+  /** The Kafka key: the webhook's aggregate id, or a CloudEvent's partitionkey, subject or id. */
   aggregateId: string;
+  /**
+   * The event's `subject`: a CloudEvent's own (null when it has none), kept as the producer sent it; unset for a
+   * webhook, whose subject is its aggregate id.
+   */
+  subject?: string | null;
   topic: string;
   /** What the CloudEvent's `source` attribute says. */
   ceSource: string;
@@ -73,7 +79,7 @@ export class RecordEventUseCase {
       type: command.type,
       time: command.time ?? new Date().toISOString(),
       datacontenttype: 'application/json',
-      subject: command.aggregateId,
+      subject: command.subject === undefined ? command.aggregateId : (command.subject ?? undefined),
       data: command.data,
     };
     const inserted = await this.writer.write(
