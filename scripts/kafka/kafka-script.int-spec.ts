@@ -83,7 +83,8 @@ describe('scripts/kafka/kafka.sh', () => {
     const again = await run('down');
     expect(again.code).toBe(0);
     expect(again.output).toContain('not running');
-  });
+    // Two JVM starts and a stop: on two busy cores (other suites start brokers and apps too) this passes a minute.
+  }, 180_000);
 
   // The cluster's lifecycle (up, stop, kill, start, status, down) is exercised by the chaos run, which drives a
   // 3-node cluster through this script, and by the relay's leader-change test (2 nodes); these are its guards.
