@@ -32,7 +32,8 @@ version() {
   echo "$found"
 }
 conf_dir() { echo "/etc/postgresql/$(version)/$cluster"; }
-exists() { [[ -d "$(conf_dir)" ]]; }
+# The cluster as postgresql-common knows it (a directory left behind by a drop is not one).
+exists() { [[ -f "$(conf_dir)/postgresql.conf" ]]; }
 admin_psql() { psql -X -q -v ON_ERROR_STOP=1 -h "$socket_dir" -p "$port" -U postgres -d postgres "$@"; }
 password() { sed -n 's/^HOOKRAIL_PASSWORD=//p' "$state_dir/credentials.env"; }
 answers() { pg_isready -q -h 127.0.0.1 -p "$port" -t 1; }
@@ -65,6 +66,9 @@ HBA
 
 up() {
   mkdir -p "$state_dir"
+  # Test files start it from parallel workers: one creates the cluster and its secrets, the others wait and reuse them.
+  exec 9>"$state_dir/up.lock"
+  flock 9
   bash "$root/scripts/tls/dev-certs.sh" "$state_dir/tls"
   if [[ ! -s "$state_dir/credentials.env" ]]; then
     (
@@ -73,7 +77,8 @@ up() {
     )
   fi
   exists || create
-  if ! answers; then pg_ctlcluster "$(version)" "$cluster" start; fi
+  # The server must not inherit the lock (it would hold it as long as it runs).
+  if ! answers; then pg_ctlcluster "$(version)" "$cluster" start 9>&-; fi
   local deadline=$((SECONDS + 30))
   until answers; do
     ((SECONDS < deadline)) || die "the cluster did not answer on 127.0.0.1:$port within 30 s (see pg_lsclusters)"
@@ -103,6 +108,8 @@ case "${1:-}" in
     ;;
   drop)
     if exists; then pg_dropcluster --stop "$(version)" "$cluster"; fi
+    # pg_dropcluster leaves the files it did not make (the certificate, conf.d): without them a new up starts clean.
+    rm -rf "$(conf_dir)"
     rm -rf "$state_dir"
     say "dropped"
     ;;
