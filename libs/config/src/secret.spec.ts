@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,7 +46,8 @@ describe('secrets from files and the Kafka connection variables', () => {
   });
 
   it('takes the SASL password and the client key from files', () => {
-    const key = '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----';
+    // A key made for this test: none is kept in the repository.
+    const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString().trimEnd();
     const config = loadConfig(KafkaEnv, {
       KAFKA_TLS: 'true',
       KAFKA_TLS_CERT_FILE: file('client.crt', 'certificate'),

@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { activeSpan, inSpan, setTracingOn, startSpan } from './spans';
+import { useInMemoryTracing } from '@app/testing';
+import { activeSpan, inSpan, startSpan } from './spans';
 import { activeTraceparent, contextOf, traceparentOf } from './trace-context';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -31,21 +31,7 @@ describe('contextOf (extraction)', () => {
 });
 
 describe('spans with the SDK (injection)', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-
-  beforeAll(() => {
-    provider.register();
-    setTracingOn(true);
-  });
-
-  afterEach(() => exporter.reset());
-
-  afterAll(async () => {
-    setTracingOn(false);
-    await provider.shutdown();
-    trace.disable();
-  });
+  const exporter = useInMemoryTracing();
 
   it("continues the sender's trace, and its traceparent names the span as the next hop's parent", async () => {
     let inside: string | undefined;
