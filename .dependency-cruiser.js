@@ -33,6 +33,15 @@ module.exports = {
       to: { path: '^apps/', pathNot: '^apps/$1/' },
     },
     {
+      name: 'ingress-imports-operator-plane',
+      comment:
+        'The ingress answers senders and producers only: the operator plane (the admin app) owns replays, purges, ' +
+        'the audit, event trails, operator tokens, outbound endpoint checks and every Kafka client.',
+      severity: 'error',
+      from: { path: '^apps/ingress/' },
+      to: { path: '^libs/(access|audit|dead-letters|trail|ssrf-guard|kafka)/' },
+    },
+    {
       name: 'app-imports-outside',
       comment: 'An app imports libraries and its own files only (no scripts, benchmarks or end-to-end tests).',
       severity: 'error',

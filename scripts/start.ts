@@ -1,5 +1,5 @@
 // npm start — the development profile: everything on one machine. Kafka (when none is reachable), migrations,
-// topics, the three apps and the development servers (providers, model, webhook receiver) with prefixed logs; an app
+// topics, the four apps and the development servers (providers, model, webhook receiver) with prefixed logs; an app
 // that exits is started again. Secrets are generated once and kept in .hookrail/dev.env; a short banner says where
 // to go once everything is ready. One Ctrl-C stops the apps gracefully, and the broker when this command started it.
 import { developmentEnvFile, readDevelopmentEnv, repoRoot, writeDevelopmentEnv } from '@app/config';
@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   const { result } = concurrently(
     [
       command('start:ingress', 'ingress', 'cyan'),
+      command('start:admin', 'admin', 'cyanBright'),
       command('start:relay', 'relay', 'magenta'),
       command('start:consumers', 'consumers', 'green'),
       // The notifier and the agent talk to these development servers unless a real provider or model is configured.
@@ -112,6 +113,7 @@ function readiness(): string[] {
   const ingress = process.env.PORT || '3000';
   return [
     `http://127.0.0.1:${ingress}/readyz`,
+    `http://127.0.0.1:${process.env.ADMIN_PORT || '3100'}/readyz`,
     `http://127.0.0.1:${process.env.METRICS_PORT || '9464'}/metrics`,
     `http://127.0.0.1:${process.env.METRICS_PORT || '9465'}/readyz`,
   ];
@@ -119,12 +121,13 @@ function readiness(): string[] {
 
 function banner(elapsedMs: number): void {
   const ingress = `http://127.0.0.1:${process.env.PORT || '3000'}`;
+  const admin = `http://127.0.0.1:${process.env.ADMIN_PORT || '3100'}`;
   const receiver = `http://127.0.0.1:${process.env.WEBHOOK_RECEIVER_PORT || '4014'}`;
   console.log(
     [
       '',
       `hookrail is ready (${(elapsedMs / 1000).toFixed(1)} s)`,
-      `  console       ${ingress}/admin`,
+      `  console       ${admin}/admin   (the operator plane, on its own port)`,
       `  admin token   ${process.env.ADMIN_TOKEN}`,
       `  shop secret   ${process.env.SHOP_WEBHOOK_SECRET}   (source "shop": ${ingress}/webhooks/shop)`,
       `  kept in       ${path.relative(process.cwd(), profileFile)} (the same on every start; delete it for new secrets)`,

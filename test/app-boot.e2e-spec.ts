@@ -6,7 +6,7 @@ import path from 'node:path';
 /** Starting an app waits up to 45 s for its start line (a busy machine); stopping it gets the rest. */
 const BOOT_TEST_TIMEOUT_MS = 90_000;
 
-describe('the three apps as processes', () => {
+describe('the four apps as processes', () => {
   let database: TestDatabase;
   const sources = path.join(os.tmpdir(), `hookrail-boot-sources-${process.pid}.json`);
 
@@ -17,7 +17,7 @@ describe('the three apps as processes', () => {
 
   afterAll(() => database.drop());
 
-  it.each(['ingress', 'relay', 'consumers'] as const)(
+  it.each(['ingress', 'admin', 'relay', 'consumers'] as const)(
     '%s exits 1 with one line naming a missing DATABASE_URL',
     async (app) => {
       const child = AppProcess.start(app, cleanEnv({ HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }));
@@ -38,24 +38,34 @@ describe('the three apps as processes', () => {
     const lines = child.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^ingress: configuration error \(\d+ problems\): /);
-    for (const problem of [
-      'DATABASE_URL is required',
-      'ADMIN_TOKEN is required',
-      'PORT is invalid',
-      'source #1 (shop)',
-    ])
+    for (const problem of ['DATABASE_URL is required', 'PORT is invalid', 'source #1 (shop)'])
       expect(lines[0]).toContain(problem);
   });
 
-  it.each(['ingress', 'relay', 'consumers'] as const)('%s exits 1 naming a malformed DATABASE_URL', async (app) => {
-    const child = AppProcess.start(
-      app,
-      cleanEnv({ DATABASE_URL: 'not a url', HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }),
-    );
+  it('admin exits 1 with one line naming a missing ADMIN_TOKEN and a bad ADMIN_PORT', async () => {
+    const child = AppProcess.start('admin', cleanEnv({ DATABASE_URL: database.url, ADMIN_PORT: 'eighty' }));
     const { code } = await child.exited;
     expect(code).toBe(1);
-    expect(child.stderr.trim()).toMatch(new RegExp(`^${app}: configuration error: DATABASE_URL is invalid: [^\\n]+$`));
+    const lines = child.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^admin: configuration error \(2 problems\): /);
+    for (const problem of ['ADMIN_TOKEN is required', 'ADMIN_PORT is invalid']) expect(lines[0]).toContain(problem);
   });
+
+  it.each(['ingress', 'admin', 'relay', 'consumers'] as const)(
+    '%s exits 1 naming a malformed DATABASE_URL',
+    async (app) => {
+      const child = AppProcess.start(
+        app,
+        cleanEnv({ DATABASE_URL: 'not a url', HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32) }),
+      );
+      const { code } = await child.exited;
+      expect(code).toBe(1);
+      expect(child.stderr.trim()).toMatch(
+        new RegExp(`^${app}: configuration error: DATABASE_URL is invalid: [^\\n]+$`),
+      );
+    },
+  );
 
   it.each(['relay', 'consumers'] as const)(
     '%s logs that it started and stops cleanly on SIGTERM',
@@ -94,6 +104,30 @@ describe('the three apps as processes', () => {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ status: 'ok' });
+      child.signal('SIGTERM');
+      expect(await child.exited).toEqual({ code: 0, signal: null });
+    },
+    BOOT_TEST_TIMEOUT_MS,
+  );
+});
+
+describe('the admin app as a process', () => {
+  let database: TestDatabase;
+  beforeAll(async () => (database = await createTestDatabase()));
+  afterAll(() => database.drop());
+
+  it(
+    'serves /healthz and /admin on its own port, on loopback by default, and stops cleanly on SIGTERM',
+    async () => {
+      const port = String(21000 + (process.pid % 10000));
+      const child = AppProcess.start(
+        'admin',
+        cleanEnv({ DATABASE_URL: database.url, ADMIN_TOKEN: 'a'.repeat(32), ADMIN_PORT: port }),
+      );
+      await child.waitForLog('admin started');
+      expect(child.logLines().find((line) => line.msg === 'admin started')).toMatchObject({ host: '127.0.0.1' });
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/admin/backlog`)).status).toBe(401);
       child.signal('SIGTERM');
       expect(await child.exited).toEqual({ code: 0, signal: null });
     },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type AppName = 'ingress' | 'relay' | 'consumers';
+export type AppName = 'ingress' | 'admin' | 'relay' | 'consumers';
 
 const root = path.resolve(__dirname, '../..');
 

@@ -68,6 +68,7 @@ async function main(): Promise<void> {
   );
   const port = 20_000 + Math.floor(Math.random() * 10_000);
   const receiverPort = port + 1;
+  const adminPort = port + 2;
   const ssrf = { OUTBOUND_WEBHOOKS_ALLOW_HOSTS: '127.0.0.1', OUTBOUND_WEBHOOKS_ALLOW_HTTP: 'true' };
   const common = { DATABASE_URL: url, KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: 'warn', METRICS_PORT: '0', ...ssrf };
   const receiver = spawn(
@@ -80,7 +81,13 @@ async function main(): Promise<void> {
   );
   const ingress = spawnBuilt(
     'dist/apps/ingress/src/main.js',
-    { ...common, HOOKRAIL_SOURCES: sourcesFile, ADMIN_TOKEN: adminToken, PORT: String(port) },
+    { ...common, HOOKRAIL_SOURCES: sourcesFile, PORT: String(port) },
+    NODE_OPTIONS,
+  );
+  // The operator plane, where the endpoints are made and deleted.
+  const admin = spawnBuilt(
+    'dist/apps/admin/src/main.js',
+    { ...common, ADMIN_TOKEN: adminToken, ADMIN_PORT: String(adminPort), OPS_SAMPLE_INTERVAL_MS: '0' },
     NODE_OPTIONS,
   );
   const relay = spawnBuilt('dist/apps/relay/src/main.js', common, NODE_OPTIONS);
@@ -100,6 +107,7 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: url });
   try {
     await waitHttp(port, '/healthz', 60_000);
+    await waitHttp(adminPort, '/healthz', 60_000);
     await waitHttp(receiverPort, '/receipts', 30_000);
     await db.connect();
     const receiverUrl = `http://127.0.0.1:${receiverPort}`;
@@ -109,7 +117,7 @@ async function main(): Promise<void> {
     // 1. Throughput, and the bare client on the same bodies.
     const bulk = await Promise.all(
       Array.from({ length: ENDPOINTS }, (_, i) =>
-        createEndpoint(port, `${receiverUrl}/bulk/${i}`, ['shop.order.placed.v1']),
+        createEndpoint(adminPort, `${receiverUrl}/bulk/${i}`, ['shop.order.placed.v1']),
       ),
     );
     await waitForConsumers(db);
@@ -122,21 +130,21 @@ async function main(): Promise<void> {
     const bodies = events.map((event) => JSON.stringify(event.data));
     const bare = await bareClient(receiverPort, bodies, ENDPOINTS, WORKERS);
     // Deleted, not disabled: a disabled endpoint would keep queueing the next phases' events.
-    for (const endpoint of bulk) await adminCall(port, 'DELETE', `/admin/webhook-endpoints/${endpoint}`, {});
+    for (const endpoint of bulk) await adminCall(adminPort, 'DELETE', `/admin/webhook-endpoints/${endpoint}`, {});
 
     // 2. Latency at a fixed rate through the ingress.
-    const fastId = await createEndpoint(port, `${receiverUrl}/fast`, ['shop.order.*']);
+    const fastId = await createEndpoint(adminPort, `${receiverUrl}/fast`, ['shop.order.*']);
     const quiet = await latencyRun(db, port, secret, () => receipts('/fast'));
     const quietSplit = await whereTheTimeWent(db, fastId, quiet.since);
     // 3. The same with an endpoint answering in 5 s beside it.
-    const slow = await createEndpoint(port, `${receiverUrl}/slow`, ['shop.order.*']);
+    const slow = await createEndpoint(adminPort, `${receiverUrl}/slow`, ['shop.order.*']);
     const beside = await latencyRun(db, port, secret, () => receipts('/fast'));
     const besideSplit = await whereTheTimeWent(db, fastId, beside.since);
     const change = (beside.p99 - quiet.p99) / quiet.p99;
     // 4. The same beside eight endpoints answering in 5 s, each at the default cap.
-    await adminCall(port, 'DELETE', `/admin/webhook-endpoints/${slow}`, {});
+    await adminCall(adminPort, 'DELETE', `/admin/webhook-endpoints/${slow}`, {});
     for (let i = 0; i < SLOW_ENDPOINTS; i++)
-      await createEndpoint(port, `${receiverUrl}/slow/${i}`, ['shop.order.*'], { maxInFlight: DEFAULT_CAP });
+      await createEndpoint(adminPort, `${receiverUrl}/slow/${i}`, ['shop.order.*'], { maxInFlight: DEFAULT_CAP });
     const crowded = await latencyRun(db, port, secret, () => receipts('/fast'));
     const crowdedSplit = await whereTheTimeWent(db, fastId, crowded.since);
     const crowdedRatio = crowded.p99 / quiet.p99;
@@ -163,7 +171,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await db.end().catch(() => undefined);
-    await Promise.all([stop(ingress), stop(relay), stop(consumers), stop(receiver)]);
+    await Promise.all([stop(ingress), stop(admin), stop(relay), stop(consumers), stop(receiver)]);
     await deleteTopicsStartingWith(kafka, namespace);
   }
 }

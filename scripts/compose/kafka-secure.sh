@@ -17,7 +17,7 @@ internal_listener="${INTERNAL_LISTENER:-0.0.0.0:19094}"
 internal_advertised="${INTERNAL_ADVERTISED:-kafka-secure:19094}"
 controller_port="${CONTROLLER_PORT:-9095}"
 config="$data/../server.properties"
-principals=(admin hookrail-ingress hookrail-relay hookrail-consumers hookrail-cli)
+principals=(admin hookrail-admin hookrail-relay hookrail-consumers hookrail-cli)
 
 password_of() {
   local file="$secrets/kafka/$1.password"

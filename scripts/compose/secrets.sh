@@ -11,7 +11,7 @@
 set -euo pipefail
 dir="${1:?usage: secrets.sh <dir>}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-principals=(admin hookrail-ingress hookrail-relay hookrail-consumers hookrail-cli)
+principals=(admin hookrail-admin hookrail-relay hookrail-consumers hookrail-cli)
 app_uid="${SECRETS_APP_UID:-1000}"
 postgres_uid="${SECRETS_POSTGRES_UID:-999}"
 

@@ -28,6 +28,7 @@ const GROUP_ENVS = Object.values(CONSUMER_SERVICES).flatMap(({ group, env }) =>
 
 export const CONFIG_READERS: ConfigReader[] = [
   { title: 'Ingress', name: 'ingress', command: 'npm run start:ingress', classes: ['IngressEnv', 'TracingEnv'] },
+  { title: 'Admin', name: 'admin', command: 'npm run start:admin', classes: ['AdminEnv'] },
   { title: 'Relay', name: 'relay', command: 'npm run start:relay', classes: ['RelayEnv', 'TracingEnv'] },
   {
     title: 'Consumers',

@@ -30,7 +30,7 @@ nodes="${KAFKA_NODES:-1}"
 secure="${KAFKA_SECURE:-0}"
 # The principals of the secure broker: the administrator (topics, ACLs) and one per program, as docs/operations.md
 # lists their ACLs.
-principals=(admin hookrail-ingress hookrail-relay hookrail-consumers hookrail-cli)
+principals=(admin hookrail-admin hookrail-relay hookrail-consumers hookrail-cli)
 
 say() { echo "kafka: $*"; }
 fail() {

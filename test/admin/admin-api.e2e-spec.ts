@@ -30,7 +30,7 @@ describe('/admin API (real ingress, Kafka and Postgres)', () => {
     const headers: Record<string, string> = { 'x-hookrail-operator': operator };
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${ingress.url}${path}`, {
+    const response = await fetch(`${ingress.adminUrl}${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -36,7 +36,7 @@ describe('circuit breakers for operators: GET /admin/breakers and `hookrail brea
   });
 
   const get = async (path: string, token: string | null = ADMIN_TOKEN) => {
-    const response = await fetch(`${ingress.url}${path}`, {
+    const response = await fetch(`${ingress.adminUrl}${path}`, {
       headers: token === null ? {} : { authorization: `Bearer ${token}` },
     });
     return { status: response.status, body: (await response.json()) as any };

@@ -159,7 +159,7 @@ describe('console pages for sagas, webhooks, sources, the catalogue and open bre
   }
 
   it('shows an open breaker as a red line on the overview', async () => {
-    await page.goto(`${ingress.url}/admin`);
+    await page.goto(`${ingress.adminUrl}/admin`);
     await page.fill('#token', ADMIN_TOKEN);
     await page.fill('#operator', 'grace');
     await page.click('#login button[type=submit]');

@@ -34,7 +34,7 @@ describe('operator console in headless Chromium', () => {
   });
 
   async function signIn(token: string, operator: string) {
-    await page.goto(`${ingress.url}/admin`);
+    await page.goto(`${ingress.adminUrl}/admin`);
     await page.fill('#token', token);
     await page.fill('#operator', operator);
     await page.click('#login button[type=submit]');

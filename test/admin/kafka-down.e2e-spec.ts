@@ -16,7 +16,7 @@ describe('the admin API while Kafka does not answer', () => {
   afterAll(() => ingress.close());
 
   const admin = (route: string) =>
-    fetch(`${ingress.url}/admin/${route}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    fetch(`${ingress.adminUrl}/admin/${route}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
 
   it('answers GET /admin/lag with 503 kafka_unavailable naming KAFKA_BROKERS, not the database', async () => {
     const response = await admin('lag');

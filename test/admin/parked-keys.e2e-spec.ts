@@ -27,7 +27,7 @@ describe('parked keys through the ingress: GET /events/:id, /admin/parked-keys a
   async function call(method: string, path: string, { body = undefined as unknown, token = ADMIN_TOKEN } = {}) {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-hookrail-operator': 'ada' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${ingress.url}${path}`, {
+    const response = await fetch(`${ingress.adminUrl}${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -88,7 +88,7 @@ describe('parked keys through the ingress: GET /events/:id, /admin/parked-keys a
     });
     // The ingress reports every group's parked keys (and the outbox backlog) itself: the alert on them does not need
     // the group's own process.
-    const metrics = await (await fetch(`${ingress.url}/metrics`)).text();
+    const metrics = await (await fetch(`${ingress.adminUrl}/metrics`)).text();
     expect(metrics).toContain(`hookrail_consumer_parked_keys{group="${scenario.group}"} 1\n`);
     expect(metrics).toContain(`hookrail_consumer_parked_events{group="${scenario.group}"} 2\n`);
     expect(metrics).toMatch(

@@ -26,6 +26,7 @@ export interface ChaosSystem {
   consumerLinks: Map<string, RemoteProxy>;
   providerUrls: Record<string, string>;
   ingressPorts: number[];
+  adminPort: number;
   adminToken: string;
   secret: string;
   providers: ManagedProcess[];
@@ -114,7 +115,7 @@ export async function startSystem(
   );
   const ingressPorts = [await freePort(), await freePort()];
   const adminToken = randomBytes(16).toString('hex');
-  const ingressEnv = Object.assign({}, ...groups.map((group) => group.ingressEnv?.(providerUrls) ?? {})) as Record<
+  const adminEnv = Object.assign({}, ...groups.map((group) => group.adminEnv?.(providerUrls) ?? {})) as Record<
     string,
     string
   >;
@@ -124,14 +125,30 @@ export async function startSystem(
       'apps/ingress/src/main.js',
       {
         ...common,
-        ...ingressEnv,
         KAFKA_BROKERS: cluster.brokers.join(','),
         PORT: String(port),
         HOOKRAIL_SOURCES: sources,
-        ADMIN_TOKEN: adminToken,
       },
       'ingress started',
       'ingress',
+    ),
+  );
+  // The operator plane, where the run's set-up creates its outbound endpoints; no fault aims at it.
+  const adminPort = await freePort();
+  apps.push(
+    managed(
+      'admin',
+      'apps/admin/src/main.js',
+      {
+        ...common,
+        ...adminEnv,
+        KAFKA_BROKERS: cluster.brokers.join(','),
+        ADMIN_PORT: String(adminPort),
+        ADMIN_TOKEN: adminToken,
+        HOOKRAIL_SOURCES: sources,
+      },
+      'admin started',
+      'admin',
     ),
   );
   for (let index = 1; index <= 3; index++)
@@ -179,6 +196,7 @@ export async function startSystem(
     consumerLinks,
     providerUrls,
     ingressPorts,
+    adminPort,
     adminToken,
     secret,
     providers,

@@ -136,6 +136,7 @@ async function exercise(
         db,
         providerUrls: system.providerUrls,
         ingressUrls: system.ingressPorts.map((port) => `http://127.0.0.1:${port}`),
+        adminUrl: `http://127.0.0.1:${system.adminPort}`,
         adminToken: system.adminToken,
       });
     log(`chaos: traffic and faults for ${config.seconds} s`);

@@ -86,7 +86,7 @@ describe('every message hookrail publishes validates against the exported catalo
       'urn:hookrail:event:shop.order.cancelled.v1',
       undefined,
     ]);
-    const entry = await fetch(`${ingress.url}/catalog/schemas/${reader.messages[1].headers.ce_dataschema}`);
+    const entry = await fetch(`${ingress.adminUrl}/catalog/schemas/${reader.messages[1].headers.ce_dataschema}`);
     expect(await entry.json()).toMatchObject({ $id: 'urn:hookrail:event:shop.order.paid.v1' });
 
     // The same check finds what a broken message would get wrong.

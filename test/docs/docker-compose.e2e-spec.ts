@@ -94,7 +94,13 @@ describe('docker-compose.yml', () => {
     expect(healthcheck(name)).toMatch(/interval: \d+s/);
   });
 
-  it.each(['ingress', 'relay', 'consumers'])(
+  it('runs ingress-secure in the secure profile without Kafka credentials or the admin token: it never reaches Kafka', () => {
+    const env = environment('ingress-secure');
+    for (const name of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD_FILE', 'ADMIN_TOKEN', 'ADMIN_TOKEN_FILE'])
+      expect(env[name]).toBeUndefined();
+  });
+
+  it.each(['admin', 'relay', 'consumers'])(
     'runs %s-secure in the secure profile as its own principal, every secret from a file, Postgres verified',
     (app) => {
       const env = environment(`${app}-secure`);
@@ -121,7 +127,7 @@ describe('docker-compose.yml', () => {
       KAFKA_SASL_PASSWORD_FILE: '/run/hookrail/kafka/admin.password',
     });
     expect(service('kafka-acls').join('\n')).toContain('kafka-acls.command.js --apply');
-    for (const app of ['ingress', 'relay', 'consumers'])
+    for (const app of ['ingress', 'admin', 'relay', 'consumers'])
       expect(environment(`${app}-secure`).KAFKA_CREATE_TOPICS ?? 'false').toBe('false');
     expect(ports('kafka-secure')).toEqual(['127.0.0.1:9094:9094']);
   });
@@ -131,8 +137,8 @@ describe('docker-compose.yml', () => {
     expect(receiver.join('\n')).toContain('dist/apps/consumers/src/webhooks/dev-receiver/main.js');
     expect(environment('webhook-receiver')).toMatchObject({ WEBHOOK_RECEIVER_HOST: '0.0.0.0' });
     expect(ports('webhook-receiver')).toEqual(['127.0.0.1:4014:4014']);
-    // The ingress and the CLI check a new endpoint's URL, the consumers every delivery's: each with its own rules.
-    for (const name of ['ingress', 'consumers']) {
+    // The admin app and the CLI check a new endpoint's URL, the consumers every delivery's: each with its own rules.
+    for (const name of ['admin', 'consumers']) {
       // DATABASE_URL comes from the shared x-app environment; the rules only from the service's own.
       const env = { DATABASE_URL: 'postgres://postgres@postgres:5432/hookrail', ...environment(name) };
       const guard = new SsrfGuard(ssrfPolicyOf(loadConfig(OutboundWebhooksEnv, env)));

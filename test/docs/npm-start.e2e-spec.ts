@@ -49,7 +49,11 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
   const shared = (): NodeJS.ProcessEnv => {
     const env = { ...process.env };
     for (const name of Object.keys(env))
-      if (/^(ADMIN_TOKEN|SHOP_WEBHOOK_SECRET|OUTBOUND_WEBHOOKS_|HOOKRAIL_SOURCES|PORT$|METRICS_PORT)/.test(name))
+      if (
+        /^(ADMIN_TOKEN|SHOP_WEBHOOK_SECRET|OUTBOUND_WEBHOOKS_|HOOKRAIL_SOURCES|PORT$|ADMIN_PORT|METRICS_PORT)/.test(
+          name,
+        )
+      )
         delete env[name];
     return {
       ...env,
@@ -104,7 +108,7 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
       expect(statSync(profile).mode & 0o777).toBe(0o600);
       expect(kept).toMatchObject({ DATABASE_URL: database.url, OUTBOUND_WEBHOOKS_ALLOW_PORTS: '4014' });
       expect(output).toContain(`admin token   ${kept.ADMIN_TOKEN}`);
-      expect(output).toContain('http://127.0.0.1:3000/admin');
+      expect(output).toContain('http://127.0.0.1:3100/admin');
 
       // The second shell: the README's commands as written.
       const sent = shell('npm', ['run', '--silent', 'webhook:send']);
@@ -128,10 +132,12 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
         60_000,
         `${orderId} at the development receiver`,
       );
-      const backlog = await fetch('http://127.0.0.1:3000/admin/backlog', {
+      const backlog = await fetch('http://127.0.0.1:3100/admin/backlog', {
         headers: { authorization: `Bearer ${kept.ADMIN_TOKEN}` },
       });
       expect(backlog.status).toBe(200);
+      // The public port takes webhooks and nothing of the operator plane.
+      expect((await fetch('http://127.0.0.1:3000/admin/backlog')).status).toBe(404);
     },
     START_MS + 120_000,
   );
@@ -164,7 +170,7 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
     ]).toContainEqual(await exited);
     await until(() => processesWith(`HOOKRAIL_DEV_ENV=${profile}`, /./).length === 0, 60_000, 'every process stopped');
     const stop = output.slice(stopping);
-    for (const app of ['ingress', 'relay', 'consumers']) {
+    for (const app of ['ingress', 'admin', 'relay', 'consumers']) {
       const received = stop.match(new RegExp(`\\[${app}\\].*SIGINT received; stopping`, 'g')) ?? [];
       expect({ app, received: received.length }).toEqual({ app, received: 1 });
       expect(stop).toMatch(new RegExp(`\\[${app}\\].*"stopped"|\\[${app}\\].*stopped`));

@@ -15,7 +15,7 @@ describe('the event catalogue served by the ingress (/catalog)', () => {
   afterAll(() => ingress.close());
 
   async function get(route: string): Promise<{ status: number; type: string | null; text: string; body: any }> {
-    const response = await fetch(`${ingress.url}${route}`);
+    const response = await fetch(`${ingress.adminUrl}${route}`);
     const text = await response.text();
     return { status: response.status, type: response.headers.get('content-type'), text, body: JSON.parse(text) };
   }
@@ -95,7 +95,7 @@ describe('the catalogue served by an ingress with KAFKA_NAMESPACE', () => {
 
   afterAll(() => ingress.close());
 
-  const get = async (route: string): Promise<any> => (await fetch(`${ingress.url}${route}`)).json();
+  const get = async (route: string): Promise<any> => (await fetch(`${ingress.adminUrl}${route}`)).json();
 
   it('names the topics and group ids as the namespaced processes use them', async () => {
     const document = await get('/catalog/asyncapi.json');
@@ -144,7 +144,7 @@ describe('an ingress without a catalogue directory', () => {
   it('starts, and /catalog answers 404 saying how to make one', async () => {
     const ingress = await startIngress({ CATALOG_DIR: path.join(__dirname, 'no-such-catalogue') });
     try {
-      const response = await fetch(`${ingress.url}/catalog/asyncapi.json`);
+      const response = await fetch(`${ingress.adminUrl}/catalog/asyncapi.json`);
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({
         error: 'not_found',

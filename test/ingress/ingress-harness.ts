@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { createAdminApp } from '../../apps/admin/src/admin.app';
+import { AdminEnv } from '../../apps/admin/src/config/admin.env';
 import { IngressEnv } from '../../apps/ingress/src/config/ingress.env';
 import { createIngressApp } from '../../apps/ingress/src/ingress.app';
 
@@ -42,8 +44,12 @@ export const testSources = [
 ];
 
 export interface Ingress {
+  /** The public port: webhooks, events, health and metrics. */
   url: string;
   app: NestFastifyApplication;
+  /** The operator plane (the admin app) on its own port, over the same database: /admin, the console, /catalog. */
+  adminUrl: string;
+  admin: NestFastifyApplication;
   database: TestDatabase;
   /** Runs SQL against the ingress's own test database. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -52,7 +58,8 @@ export interface Ingress {
 }
 
 /**
- * The real ingress app on a random port, over a database of its own. `reachDatabase` turns the database's URL into
+ * The real ingress app on a random port, over a database of its own, and the admin app beside it (the same overrides:
+ * each app reads the variables it knows). `reachDatabase` turns the database's URL into
  * the one the ingress is given (e.g. through a proxy); the test's own queries go straight to it.
  */
 export async function startIngress(
@@ -64,28 +71,35 @@ export async function startIngress(
   const sourcesFile = path.join(dir, 'sources.json');
   writeFileSync(sourcesFile, JSON.stringify(testSources));
   process.env.TEST_SHOP_SECRET = secrets.standard[0];
-  const config = loadConfig(IngressEnv, {
+  const env = {
     DATABASE_URL: reachDatabase(database.url),
     HOOKRAIL_SOURCES: sourcesFile,
     ADMIN_TOKEN: randomBytes(16).toString('hex'),
     PRODUCER_TOKENS: secrets.producerToken,
     LOG_LEVEL: 'warn',
     PORT: '0',
+    ADMIN_PORT: '0',
     ...overrides,
-  });
-  const app = await createIngressApp(config);
-  await app.listen(0, '127.0.0.1');
+  };
+  const [app, admin] = await Promise.all([
+    createIngressApp(loadConfig(IngressEnv, env)),
+    createAdminApp(loadConfig(AdminEnv, env)),
+  ]);
+  await Promise.all([app.listen(0, '127.0.0.1'), admin.listen(0, '127.0.0.1')]);
+  const urlOf = async (nest: NestFastifyApplication) => (await nest.getUrl()).replace('[::1]', '127.0.0.1');
   const client = new Client({ connectionString: database.url });
   await client.connect();
   const query = async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[];
   return {
-    url: await app.getUrl().then((url) => url.replace('[::1]', '127.0.0.1')),
+    url: await urlOf(app),
     app,
+    adminUrl: await urlOf(admin),
+    admin,
     database,
     query,
     count: async (table) => Number((await query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0].n),
     close: async () => {
-      await app.close();
+      await Promise.all([app.close(), admin.close()]);
       await client.end();
       await database.drop();
       rmSync(dir, { recursive: true, force: true });

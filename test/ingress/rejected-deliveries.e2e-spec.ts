@@ -14,7 +14,9 @@ const KEPT = 3;
 describe('rejected deliveries per source', () => {
   let ingress: Ingress;
   const admin = async (route: string): Promise<{ status: number; body: any; text: string }> => {
-    const response = await fetch(`${ingress.url}${route}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const response = await fetch(`${ingress.adminUrl}${route}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const text = await response.text();
     return { status: response.status, body: JSON.parse(text), text };
   };
@@ -165,7 +167,7 @@ describe('rejected deliveries per source', () => {
       status: 400,
       body: { message: `limit must be an integer from 1 to ${KEPT}` },
     });
-    expect((await fetch(`${ingress.url}/admin/sources`)).status).toBe(401);
+    expect((await fetch(`${ingress.adminUrl}/admin/sources`)).status).toBe(401);
   });
 
   it('hookrail sources lists the sources with rejections kept, and sources rejections shows one', async () => {

@@ -37,7 +37,7 @@ describe('console details in headless Chromium', () => {
   async function signedIn(width: number): Promise<Page> {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     page.on('request', (request) => requests.push(request.url()));
-    await page.goto(`${bed.ingress.url}/admin`);
+    await page.goto(`${bed.ingress.adminUrl}/admin`);
     await page.fill('#token', ADMIN_TOKEN);
     await page.fill('#operator', 'grace');
     await page.click('#login button[type=submit]');
@@ -119,7 +119,7 @@ describe('console details in headless Chromium', () => {
         [sagaId, index + 1, ...row],
       );
     const page = await signedIn(1280);
-    await page.goto(`${bed.ingress.url}/admin#/sagas/${sagaId}`);
+    await page.goto(`${bed.ingress.adminUrl}/admin#/sagas/${sagaId}`);
     const fields = page.locator('#saga-detail-fields');
     await fields.locator('tr[data-field="state"]', { hasText: 'compensated' }).waitFor();
     expect(await fields.locator('tr[data-field="last error"]').count()).toBe(0);
@@ -136,23 +136,23 @@ describe('console details in headless Chromium', () => {
     await page.close();
   });
 
-  it('has a favicon served by the ingress, and asks nothing of any other host', async () => {
+  it('has a favicon served by the admin app, and asks nothing of any other host', async () => {
     const page = await signedIn(1280);
     const href = await page.locator('link[rel=icon]').getAttribute('href');
     expect(href).toBe('/admin/assets/favicon.svg');
-    const icon = await page.request.get(`${bed.ingress.url}${href}`);
+    const icon = await page.request.get(`${bed.ingress.adminUrl}${href}`);
     expect(icon.status()).toBe(200);
     expect(icon.headers()['content-type']).toBe('image/svg+xml');
     expect(await icon.text()).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     await page.close();
-    const origin = new URL(bed.ingress.url).origin;
+    const origin = new URL(bed.ingress.adminUrl).origin;
     expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:'))).toEqual([]);
   });
 
   it.each([390, 1280])('keeps the header inside a %i px wide window, wrapping it when it must', async (width) => {
     const page = await signedIn(width);
     for (const route of ['overview', 'sagas', 'webhooks']) {
-      await page.goto(`${bed.ingress.url}/admin#/${route}`);
+      await page.goto(`${bed.ingress.adminUrl}/admin#/${route}`);
       await page.locator(`.page[data-page="${route}"]:not([hidden]) section`).first().waitFor();
       const spilled = await page.locator('html').evaluate((root, viewport) => {
         const found: string[] = [];

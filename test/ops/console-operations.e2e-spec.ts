@@ -61,7 +61,7 @@ describe('operator console on the running system, in headless Chromium at 1280 p
       { what: 'the traffic in every chart', timeoutMs: 45_000, intervalMs: 500 },
     );
 
-    await page.goto(`${bed.ingress.url}/admin`);
+    await page.goto(`${bed.ingress.adminUrl}/admin`);
     await page.fill('#token', ADMIN_TOKEN);
     await page.fill('#operator', 'grace');
     await page.click('#login button[type=submit]');

@@ -121,12 +121,12 @@ describe('an event dead-lettered, replayed and applied: its whole trail', () => 
   });
 
   it('answers 404 for a ref that names no event, and 400 for one too long', async () => {
-    const missing = await fetch(`${bed.ingress.url}/admin/events/no-such-event`, {
+    const missing = await fetch(`${bed.ingress.adminUrl}/admin/events/no-such-event`, {
       headers: { authorization: 'Bearer admin-token-of-the-operations-tests' },
     });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: 'not_found' });
-    const tooLong = await fetch(`${bed.ingress.url}/admin/events/${'x'.repeat(301)}`, {
+    const tooLong = await fetch(`${bed.ingress.adminUrl}/admin/events/${'x'.repeat(301)}`, {
       headers: { authorization: 'Bearer admin-token-of-the-operations-tests' },
     });
     expect(tooLong.status).toBe(400);

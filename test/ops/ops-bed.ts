@@ -103,7 +103,7 @@ export class OpsBed {
 
   /** An /admin call with the token; the JSON answer. */
   async admin<T = any>(route: string, init: RequestInit = {}): Promise<T> {
-    const response = await fetch(`${this.ingress.url}/admin/${route}`, {
+    const response = await fetch(`${this.ingress.adminUrl}/admin/${route}`, {
       ...init,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(init.headers as Record<string, string>) },
     });
@@ -123,8 +123,9 @@ export class OpsBed {
     );
   }
 
+  /** The operator plane's /metrics: jobs, backlog, parked keys, lag and owners. */
   async metrics(): Promise<string> {
-    return (await fetch(`${this.ingress.url}/metrics`)).text();
+    return (await fetch(`${this.ingress.adminUrl}/metrics`)).text();
   }
 
   async stop(): Promise<void> {

@@ -33,15 +33,20 @@ function rulesUnderTest(): string {
 }
 
 /** The shipped prometheus.yml, scraping this test's apps every second and evaluating every second. */
-function configUnderTest(targets: { ingress: string; relay: string; consumers: string }, rules: string): string {
+function configUnderTest(
+  targets: { ingress: string; admin: string; relay: string; consumers: string },
+  rules: string,
+): string {
   const shipped = readFileSync(path.join(SHIPPED, 'prometheus.yml'), 'utf8');
   const config = shipped
     .replace(/(scrape_interval|evaluation_interval): 15s/g, '$1: 1s')
     .replace("'127.0.0.1:3000'", `'${targets.ingress}'`)
+    .replace("'127.0.0.1:3100'", `'${targets.admin}'`)
     .replace("'127.0.0.1:9464'", `'${targets.relay}'`)
     .replace("'127.0.0.1:9465'", `'${targets.consumers}'`)
     .replace('  - alerts.yml', `  - ${rules}`);
-  if (config.includes('15s') || !config.includes(targets.consumers)) throw new Error('prometheus.yml changed shape');
+  if (config.includes('15s') || !config.includes(targets.consumers) || !config.includes(targets.admin))
+    throw new Error('prometheus.yml changed shape');
   return config;
 }
 
@@ -69,6 +74,7 @@ describe('the shipped alert rules in a real Prometheus scraping the running apps
       configUnderTest(
         {
           ingress: new URL(bed.ingress.url).host,
+          admin: new URL(bed.ingress.adminUrl).host,
           relay: `127.0.0.1:${relayPort}`,
           consumers: `127.0.0.1:${consumersPort}`,
         },
@@ -125,7 +131,9 @@ describe('the shipped alert rules in a real Prometheus scraping the running apps
   };
 
   it('fires "no consumers up" while they have never started, then the lag alert (with the owner) when the group stops', async () => {
-    await waitFor(async () => (await targetsUp()) === 2, { what: 'Prometheus scraping the ingress and the relay' });
+    await waitFor(async () => (await targetsUp()) === 3, {
+      what: 'Prometheus scraping the ingress, the admin app and the relay',
+    });
     const none = await waitFor(() => firing('HookrailNoConsumersUp', {}), {
       what: 'HookrailNoConsumersUp firing',
       timeoutMs: 30_000,
@@ -148,8 +156,8 @@ describe('the shipped alert rules in a real Prometheus scraping the running apps
       async () => (await bed.ingress.query(`SELECT 1 FROM processed_events WHERE event_id = $1`, [first])).length,
       { what: 'the ledger applying the first event (a committed offset to lag behind)', timeoutMs: 30_000 },
     );
-    await waitFor(async () => (await targetsUp()) === 3, {
-      what: 'Prometheus scraping the three apps',
+    await waitFor(async () => (await targetsUp()) === 4, {
+      what: 'Prometheus scraping the four apps',
       timeoutMs: 30_000,
     });
     await waitFor(async () => !(await firing('HookrailNoConsumersUp', {})), { what: 'HookrailNoConsumersUp resolved' });
@@ -164,7 +172,7 @@ describe('the shipped alert rules in a real Prometheus scraping the running apps
         };
         return answer.data.result.length === 3 ? answer.data.result : undefined;
       },
-      { what: 'outbox-retention reported by the three apps', timeoutMs: 30_000 },
+      { what: 'outbox-retention reported by the admin app, the relay and the consumers', timeoutMs: 30_000 },
     );
     expect(reporters).toHaveLength(3);
     expect(await firing('HookrailJobOverdue', {})).toBeUndefined();
@@ -185,7 +193,7 @@ describe('the shipped alert rules in a real Prometheus scraping the running apps
     expect(await firing('HookrailOutboxBacklogAging', {})).toBeUndefined();
     relay.signal('SIGTERM');
     await relay.exited;
-    // Accepted while no relay runs: the row waits, and only the ingress is left to report its age.
+    // Accepted while no relay runs: the row waits, and only the admin app is left to report its age.
     await bed.send('ord_alerts_unpublished');
     const noRelay = await waitFor(() => firing('HookrailNoRelayUp', {}), {
       what: 'HookrailNoRelayUp firing',

@@ -83,7 +83,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
   });
 
   const admin = (path: string, init: RequestInit = {}) =>
-    fetch(`${ingress.url}/admin/sagas${path}`, {
+    fetch(`${ingress.adminUrl}/admin/sagas${path}`, {
       ...init,
       headers: { authorization: `Bearer ${adminToken}`, 'x-hookrail-operator': 'ada', ...init.headers },
     });
@@ -233,7 +233,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
     ]);
     expect((await admin('/not-a-uuid')).status).toBe(400);
     expect((await admin(`/${randomUUID()}`)).status).toBe(404);
-    expect((await fetch(`${ingress.url}/admin/sagas`)).status).toBe(401);
+    expect((await fetch(`${ingress.adminUrl}/admin/sagas`)).status).toBe(401);
 
     // The CLI shows the same, failed first.
     const cli = (...args: string[]) => hookrailInProcess(ingress.database.url, args, { HOOKRAIL_OPERATOR: 'ops' });

@@ -104,7 +104,7 @@ describe("docker-compose's secure profile: its secrets and its broker (SASL_SSL,
   it('lets the administrator create the topics and ACLs, and each program only what its ACLs allow', async () => {
     await asAdmin('libs/kafka/src/cli/topics-create.command.ts');
     const { stdout } = await asAdmin('libs/kafka/src/cli/kafka-acls.command.ts', ['--apply']);
-    expect(stdout).toMatch(/kafka:acls: \d+ ACLs for User:hookrail-ingress/);
+    expect(stdout).toMatch(/kafka:acls: \d+ ACLs for User:hookrail-admin/);
 
     // The relay publishes events, over the listener the compose network uses, by host name, with SCRAM-SHA-256.
     const relay = createKafka(

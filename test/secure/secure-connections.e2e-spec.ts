@@ -34,7 +34,7 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program) and Po
   const started: AppProcess[] = [];
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
 
-  const start = (app: 'ingress' | 'relay' | 'consumers', env: Record<string, string>) => {
+  const start = (app: 'ingress' | 'admin' | 'relay' | 'consumers', env: Record<string, string>) => {
     const child = AppProcess.start(app, cleanEnv({ KAFKA_CREATE_TOPICS: 'false', ...env }));
     started.push(child);
     return child;
@@ -66,7 +66,7 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program) and Po
       await kafka.asAdmin('libs/kafka/src/cli/kafka-acls.command.ts', namespace, ['--apply']),
     ];
     expect(created).toContain('topics:create: created');
-    expect(granted).toMatch(/kafka:acls: \d+ ACLs for User:hookrail-ingress/);
+    expect(granted).toMatch(/kafka:acls: \d+ ACLs for User:hookrail-admin/);
   }, 180_000);
 
   afterAll(async () => {
@@ -94,13 +94,21 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program) and Po
       ]),
     );
     const port = await freePort();
+    // The ingress never reaches Kafka; the operator plane does, as its own principal, logging in with PLAIN.
     const ingress = start('ingress', {
-      ...kafka.env('hookrail-ingress', { KAFKA_SASL_MECHANISM: 'plain' }),
       DATABASE_URL: database.url,
       HOOKRAIL_SOURCES: sources,
-      ADMIN_TOKEN: 'a'.repeat(32),
       KAFKA_NAMESPACE: namespace,
       PORT: String(port),
+    });
+    const adminPort = await freePort();
+    const admin = start('admin', {
+      ...kafka.env('hookrail-admin', { KAFKA_SASL_MECHANISM: 'plain' }),
+      DATABASE_URL: database.url,
+      ADMIN_TOKEN: 'a'.repeat(32),
+      KAFKA_NAMESPACE: namespace,
+      ADMIN_PORT: String(adminPort),
+      OPS_SAMPLE_INTERVAL_MS: '0',
     });
     // The relay presents its client certificate too, and logs in with SCRAM-SHA-256.
     const relay = start('relay', {
@@ -124,6 +132,7 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program) and Po
     });
     await Promise.all([
       ingress.waitForLog('ingress started', 90_000),
+      admin.waitForLog('admin started', 90_000),
       relay.waitForLog('relay started', 90_000),
       consumers.waitForLog('consumers started', 120_000),
     ]);
@@ -163,6 +172,12 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program) and Po
 
     // The CLI, as its own principal: lag from Kafka, dead letters from Postgres, and a replay through Kafka (no fix:
     // the event comes back to the dead-letter queue with its replay count raised).
+    // The operator plane reads the groups' lag from Kafka as hookrail-admin.
+    const adminLag = await fetch(`http://127.0.0.1:${adminPort}/admin/lag`, {
+      headers: { authorization: `Bearer ${'a'.repeat(32)}` },
+    });
+    expect(adminLag.status).toBe(200);
+    expect(await adminLag.text()).toContain('ledger');
     const lag = await hookrail('lag', '--json');
     expect(lag).toMatchObject({ code: 0 });
     expect(lag.stdout).toContain('ledger');
@@ -186,12 +201,12 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program) and Po
         WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()`,
     );
     expect(sessions.rows.map((row) => row.application_name)).toEqual(
-      expect.arrayContaining(['hookrail-ingress', 'hookrail-relay', 'hookrail-consumers']),
+      expect.arrayContaining(['hookrail-ingress', 'hookrail-admin', 'hookrail-relay', 'hookrail-consumers']),
     );
     expect(sessions.rows.filter((row) => !row.ssl)).toEqual([]);
     // No program logged a password.
     const output = started.map((child) => child.stdout + child.stderr).join('\n');
-    for (const principal of ['hookrail-ingress', 'hookrail-relay', 'hookrail-consumers'])
+    for (const principal of ['hookrail-admin', 'hookrail-relay', 'hookrail-consumers'])
       expect(output).not.toContain(kafka.password(principal));
     expect(output).not.toContain(new URL(database.url).password);
   }, 300_000);

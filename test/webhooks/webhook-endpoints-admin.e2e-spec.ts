@@ -25,7 +25,7 @@ describe('/admin/webhook-endpoints (real ingress and Postgres)', () => {
     const headers: Record<string, string> = { 'x-hookrail-operator': 'ada' };
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (body !== undefined || raw !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${ingress.url}${path}`, {
+    const response = await fetch(`${ingress.adminUrl}${path}`, {
       method,
       headers,
       body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),

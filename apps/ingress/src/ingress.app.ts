@@ -1,13 +1,11 @@
 import { createLogger, NestLogger } from '@app/logger';
-import { ssrfExceptions, ssrfPolicyOf } from '@app/webhooks';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EventCatalog } from './catalog/event-catalog';
 import { IngressEnv } from './config/ingress.env';
 import { GroupCommitWriter } from './events/group-commit.writer';
 import { OverloadedError } from './events/overload';
 import { overloaded } from './http/problem.filter';
-import { annotateRequest, logRequest } from './http/request-log';
+import { annotateRequest, logRequest } from '@app/http';
 import { IngressModule } from './ingress.module';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { loadSources } from './sources/sources.loader';
@@ -19,16 +17,9 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
   // The request line's fields are fixed (method, route pattern, status, latency, source, event id, outcome): no
   // secret can be among them, so it skips the redaction every other line goes through.
   const requestLogger = createLogger('ingress', config.LOG_LEVEL, config.LOG_FORMAT, { redact: false });
-  const exceptions = ssrfExceptions(ssrfPolicyOf(config));
-  if (exceptions) logger.warn(exceptions, 'outbound webhooks: exceptions to the SSRF rules are configured');
   const sources = new SourceRegistry(loadSources(config.HOOKRAIL_SOURCES));
-  const catalog = EventCatalog.load(config.CATALOG_DIR, {
-    brokers: config.KAFKA_BROKERS,
-    namespace: config.KAFKA_NAMESPACE,
-  });
-  if (!catalog.loaded) logger.warn({ directory: config.CATALOG_DIR }, 'no event catalogue; /catalog answers 404');
   // No Nest middleware in this app, so no middleware runner on every request either (skipMiddie).
-  // maxParamLength: an event's trail is looked up by ids of up to 300 characters (GET /admin/events/:ref).
+  // maxParamLength: an event's status is looked up by ids of up to 300 characters (GET /events/:id).
   const adapter = new FastifyAdapter({
     bodyLimit: config.MAX_BODY_BYTES,
     logger: false,
@@ -44,7 +35,7 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
   );
 
   const app = await NestFactory.create<NestFastifyApplication>(
-    IngressModule.forRoot(config, logger, sources, catalog),
+    IngressModule.forRoot(config, logger, sources),
     adapter,
     {
       logger: new NestLogger(logger),

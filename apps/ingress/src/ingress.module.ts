@@ -1,15 +1,12 @@
 import { AgentTaskStatusRepository } from '@app/agent-tasks';
 import { DatabaseModule } from '@app/db';
 import { InboundEventRepository } from '@app/inbound-events';
-import { WebhookDeliveryStatusRepository, ssrfPolicyOf } from '@app/webhooks';
+import { WebhookDeliveryStatusRepository } from '@app/webhooks';
 import { LoggerModule } from '@app/logger';
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { Logger } from 'pino';
-import { AdminModule } from './admin/admin.module';
 import { BACKPRESSURE_SETTINGS, BackpressureService } from './backpressure/backpressure.service';
-import { CatalogController } from './catalog/catalog.controller';
-import { EventCatalog } from './catalog/event-catalog';
 import { IngressEnv } from './config/ingress.env';
 import { EventsController } from './events/events.controller';
 import { GROUP_COMMIT_SETTINGS, GroupCommitSettings, GroupCommitWriter } from './events/group-commit.writer';
@@ -20,12 +17,11 @@ import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-aut
 import { GetEventStatusUseCase } from './events/usecases/get-event-status/get-event-status.usecase';
 import { RecordEventUseCase } from './events/usecases/record-event/record-event.usecase';
 import { StreamEventStatusUseCase } from './events/usecases/stream-event-status/stream-event-status.usecase';
-import { HealthController } from './health/health.controller';
+import { HealthController } from '@app/http';
 import { ProblemFilter } from './http/problem.filter';
 import { INGRESS_ENTITIES } from './ingress.entities';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { MetricsController } from './metrics/metrics.controller';
-import { OperationsMetrics } from './metrics/operations.metrics';
 import { REJECTION_SETTINGS, RejectionLog } from './rejections/rejection-log';
 import { InboundEventsRetentionService } from './retention/inbound-events-retention.service';
 import { SourceRegistry } from './sources/source-registry';
@@ -34,7 +30,7 @@ import { AcceptWebhookUseCase } from './webhooks/usecases/accept-webhook/accept-
 
 @Module({})
 export class IngressModule {
-  static forRoot(config: IngressEnv, logger: Logger, sources: SourceRegistry, catalog: EventCatalog): DynamicModule {
+  static forRoot(config: IngressEnv, logger: Logger, sources: SourceRegistry): DynamicModule {
     return {
       module: IngressModule,
       imports: [
@@ -47,26 +43,11 @@ export class IngressModule {
           minPoolSize: Math.min(config.DATABASE_POOL_SIZE, writeConnections(config) + 2),
           entities: INGRESS_ENTITIES,
         }),
-        AdminModule.forRoot({
-          adminToken: config.ADMIN_TOKEN,
-          kafka: config,
-          kafkaNamespace: config.KAFKA_NAMESPACE,
-          opsSamples: {
-            intervalMs: config.OPS_SAMPLE_INTERVAL_MS,
-            retentionMinutes: config.OPS_SAMPLE_RETENTION_MINUTES,
-          },
-          outboundWebhooks: ssrfPolicyOf(config),
-          sources: {
-            sources: sources.all().map(({ name, scheme, topic }) => ({ name, scheme, topic })),
-            keptPerSource: config.REJECTIONS_KEPT_PER_SOURCE,
-          },
-        }),
       ],
-      controllers: [WebhookController, EventsController, HealthController, MetricsController, CatalogController],
+      controllers: [WebhookController, EventsController, HealthController, MetricsController],
       providers: [
         { provide: IngressEnv, useValue: config },
         { provide: SourceRegistry, useValue: sources },
-        { provide: EventCatalog, useValue: catalog },
         { provide: ProducerTokens, useValue: new ProducerTokens(config.PRODUCER_TOKENS) },
         { provide: CloudEventTopics, useValue: new CloudEventTopics(config.KAFKA_NAMESPACE) },
         { provide: APP_FILTER, useClass: ProblemFilter },
@@ -96,7 +77,6 @@ export class IngressModule {
         RejectionLog,
         BackpressureService,
         IngressMetrics,
-        OperationsMetrics,
         InboundEventRepository,
         GroupCommitWriter,
         AgentTaskStatusRepository,

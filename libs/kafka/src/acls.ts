@@ -1,7 +1,7 @@
 import { CONSUMER_GROUPS, DEAD_LETTER_STORE_GROUP, dltTopic, replayTopic, TOPICS } from '@app/contracts';
 
 /** The programs that reach Kafka, each with a principal of its own. */
-export const KAFKA_PROGRAMS = ['ingress', 'relay', 'consumers', 'cli'] as const;
+export const KAFKA_PROGRAMS = ['admin', 'relay', 'consumers', 'cli'] as const;
 export type KafkaProgram = (typeof KAFKA_PROGRAMS)[number];
 
 export type AclOperation = 'READ' | 'WRITE' | 'DESCRIBE';
@@ -25,8 +25,8 @@ export interface AclOptions {
 /**
  * What each program needs of Kafka, and nothing more (READ and WRITE imply DESCRIBE; kafkajs's idempotent producer
  * needs WRITE on a topic, not IDEMPOTENT_WRITE on the cluster, since Kafka 3.0):
- * - ingress: DESCRIBE the topics and groups (the catalogue, lag for backpressure and the operator API) and WRITE the
- *   replay topics (a replay from the operator API);
+ * - admin (the operator plane): DESCRIBE the topics and groups (the catalogue, lag) and WRITE the replay topics (a
+ *   replay from the operator API); the ingress never reaches Kafka;
  * - relay: WRITE the event topics the outbox publishes to;
  * - consumers: READ the event topics, every group's replay and dead-letter topics (the dead-letter store reads them
  *   all) and every group (theirs and the dead-letter store's), WRITE the dead-letter topics;
@@ -46,9 +46,9 @@ export function programAcls(options: AclOptions = {}): AclEntry[] {
   const group = (program: KafkaProgram, operation: AclOperation): AclEntry[] =>
     groupIds.map((name) => ({ principal: principal(program), resource: 'GROUP', name, operation }));
   return [
-    ...topic('ingress', 'DESCRIBE', [...events, ...dlts]),
-    ...topic('ingress', 'WRITE', replays),
-    ...group('ingress', 'DESCRIBE'),
+    ...topic('admin', 'DESCRIBE', [...events, ...dlts]),
+    ...topic('admin', 'WRITE', replays),
+    ...group('admin', 'DESCRIBE'),
     ...topic('relay', 'WRITE', events),
     ...topic('consumers', 'READ', [...events, ...replays, ...dlts]),
     ...topic('consumers', 'WRITE', dlts),

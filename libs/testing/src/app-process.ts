@@ -6,6 +6,7 @@ const root = path.resolve(__dirname, '../../..');
 
 export const APP_ENTRIES = {
   ingress: 'apps/ingress/src/main.ts',
+  admin: 'apps/admin/src/main.ts',
   relay: 'apps/relay/src/main.ts',
   consumers: 'apps/consumers/src/main.ts',
 } as const;

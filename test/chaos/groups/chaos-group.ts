@@ -29,7 +29,9 @@ export interface PrepareContext {
   providerUrls: Readonly<Record<string, string>>;
   /** `http://127.0.0.1:<port>` of each ingress. */
   ingressUrls: readonly string[];
-  /** Bearer token of the ingresses' `/admin` API. */
+  /** `http://127.0.0.1:<port>` of the admin app (the operator plane). */
+  adminUrl: string;
+  /** Bearer token of its `/admin` API. */
   adminToken: string;
 }
 
@@ -69,8 +71,8 @@ export interface ChaosGroup {
   providers: ChaosProvider[];
   /** What the consumers processes need for this group (provider URLs, its business rules' settings). */
   consumerEnv(providerUrls: Readonly<Record<string, string>>): Record<string, string>;
-  /** What the ingress processes need for it, if anything (e.g. hosts its outbound endpoints may point at). */
-  ingressEnv?(providerUrls: Readonly<Record<string, string>>): Record<string, string>;
+  /** What the admin app needs for it, if anything (e.g. hosts its outbound endpoints may point at). */
+  adminEnv?(providerUrls: Readonly<Record<string, string>>): Record<string, string>;
   /**
    * Set-up once the apps run and before the traffic starts, if the group needs any: e.g. an outbound-webhooks group
    * registers an endpoint that points at its receiver, through the admin API.

@@ -54,10 +54,10 @@ export const WEBHOOKS_CHAOS: ChaosGroup = {
     // A killed worker's delivery is another's within seconds.
     OUTBOUND_WEBHOOKS_LEASE_MS: '6000',
   }),
-  ingressEnv: allowReceiver,
+  adminEnv: allowReceiver,
   async prepare(ctx) {
     for (const endpoint of ENDPOINTS) {
-      const response = await fetch(`${ctx.ingressUrls[0]}/admin/webhook-endpoints`, {
+      const response = await fetch(`${ctx.adminUrl}/admin/webhook-endpoints`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${ctx.adminToken}`,

@@ -3,7 +3,7 @@ import { LOGGER } from '@app/logger';
 import { OutboxRepository } from '@app/outbox';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Logger } from 'pino';
-import { Problem } from '../http/problem';
+import { Problem } from '@app/http';
 import { IngressMetrics } from '../metrics/ingress.metrics';
 
 export const BACKPRESSURE_SETTINGS = Symbol('BACKPRESSURE_SETTINGS');

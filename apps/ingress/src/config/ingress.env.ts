@@ -1,14 +1,13 @@
-import { Secret } from '@app/config';
-import { OutboundWebhooksEnv } from '@app/webhooks';
+import { BaseEnv, Secret } from '@app/config';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsArray, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 /**
- * The ingress's configuration; read from the environment once, in main.ts. The SSRF rules for outbound webhook URLs
- * (checked when an endpoint is created) come from OutboundWebhooksEnv.
+ * The ingress's configuration; read from the environment once, in main.ts. It serves senders and producers only: the
+ * operator plane (`/admin`, the console, the catalogue) is the admin app's.
  */
-export class IngressEnv extends OutboundWebhooksEnv {
-  /** HTTP port of the webhook and event API, `/admin`, the console and `/metrics`. */
+export class IngressEnv extends BaseEnv {
+  /** HTTP port of the webhook and event API, the event status, `/healthz`, `/readyz` and `/metrics`. */
   @Type(() => Number)
   @IsInt({ message: 'must be a port number' })
   @Min(0)
@@ -20,26 +19,9 @@ export class IngressEnv extends OutboundWebhooksEnv {
   @IsNotEmpty()
   HOOKRAIL_SOURCES: string;
 
-  /** Bearer token of `/admin` and the console, at least 16 characters: long enough that guessing is not an option. */
-  @Secret()
-  @IsString()
-  @MinLength(16, { message: 'must be at least 16 characters' })
-  ADMIN_TOKEN: string;
-
-  /**
-   * As the consumers were started with: the topics `POST /events` writes to, the topic and group names the served
-   * catalogue gives, and the groups whose lag `/admin` shows by default (a dead letter keeps its own replay topic).
-   */
+  /** As the consumers were started with: the topics `POST /events` writes to. */
   @Matches(/^[A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' })
   KAFKA_NAMESPACE = '';
-
-  /**
-   * Directory of the event catalogue served under `/catalog` (what `npm run contracts:export` writes); without one,
-   * `/catalog` answers `404`.
-   */
-  @IsString()
-  @IsNotEmpty()
-  CATALOG_DIR = 'contracts';
 
   /**
    * Bearer tokens of internal CloudEvents producers (`POST /events`), comma-separated, each at least 16 characters;
@@ -59,8 +41,8 @@ export class IngressEnv extends OutboundWebhooksEnv {
   PRODUCER_TOKENS: string[] = [];
 
   /**
-   * Rejected deliveries kept per source, newest first, for `/admin/sources`, the console's Sources page and
-   * `hookrail sources`.
+   * Rejected deliveries kept per source, newest first, for the admin app's `/admin/sources`, the console's Sources
+   * page and `hookrail sources`.
    */
   @Type(() => Number)
   @IsInt()
@@ -156,22 +138,4 @@ export class IngressEnv extends OutboundWebhooksEnv {
   @IsInt()
   @Min(1000)
   INBOUND_EVENTS_RETENTION_INTERVAL_MS = 3_600_000;
-
-  /**
-   * How often the console's charts are sampled into `ops_samples` (one ingress at a time), in milliseconds: 1000 to
-   * 3600000, or 0 to turn sampling off on this instance.
-   */
-  @Type(() => Number)
-  @IsInt()
-  @ValidateIf((env: IngressEnv) => env.OPS_SAMPLE_INTERVAL_MS !== 0)
-  @Min(1000, { message: 'must be at least 1000 (or 0 to turn sampling off)' })
-  @Max(3_600_000)
-  OPS_SAMPLE_INTERVAL_MS = 10_000;
-
-  /** How long chart samples are kept, in minutes (the console shows up to this much). */
-  @Type(() => Number)
-  @IsInt()
-  @Min(60)
-  @Max(10_080)
-  OPS_SAMPLE_RETENTION_MINUTES = 180;
 }

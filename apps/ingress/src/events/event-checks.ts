@@ -1,5 +1,5 @@
 import { eventDataErrors, isKnownEventType } from '@app/contracts';
-import { invalidEvent, malformed } from '../http/problem';
+import { invalidEvent, malformed } from '@app/http';
 
 export const MAX_ID_LENGTH = 300;
 const TYPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,299}$/;

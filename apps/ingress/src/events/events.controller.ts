@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { annotateRequest } from '../http/request-log';
+import { annotateRequest } from '@app/http';
 import { IngressMetrics } from '../metrics/ingress.metrics';
 import { acceptedBody } from './accepted-body';
 import { AcceptCloudEventUseCase } from './usecases/accept-cloudevent/accept-cloudevent.usecase';

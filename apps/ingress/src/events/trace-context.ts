@@ -1,6 +1,6 @@
 import { ATTR, contextOf, inSpan, KAFKA, Span, SpanKind, traceparentOf, tracingOn } from '@app/tracing';
 import { IncomingHttpHeaders } from 'node:http';
-import { Problem } from '../http/problem';
+import { Problem } from '@app/http';
 
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 

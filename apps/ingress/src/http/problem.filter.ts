@@ -1,12 +1,7 @@
-import {
-  DatabaseUnavailableError,
-  isDatabaseUnavailable,
-  isPoolWaitTimeout,
-  StatementOutcomeUnknownError,
-} from '@app/db';
-import { isKafkaUnavailable, KafkaUnavailableError } from '@app/kafka';
+import { isPoolWaitTimeout, StatementOutcomeUnknownError } from '@app/db';
+import { annotateRequest, commonProblem, DATABASE_RETRY_AFTER_SECONDS, Problem, sendProblem } from '@app/http';
 import { LOGGER } from '@app/logger';
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 import { CLOUDEVENTS_SOURCE, UNKNOWN_SOURCE } from '@app/rejections';
@@ -16,11 +11,6 @@ import { OVERLOAD_RETRY_AFTER_SECONDS, OverloadedError } from '../events/overloa
 import { rejectedDelivery } from '../rejections/rejected-delivery';
 import { RejectionLog } from '../rejections/rejection-log';
 import { SourceRegistry } from '../sources/source-registry';
-import { Problem } from './problem';
-import { annotateRequest } from './request-log';
-
-/** Seconds a sender should wait before retrying when Postgres is unavailable. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Renders every error as `{error, message, ...}`. Client mistakes are 4xx; only our own failures are 5xx. A delivery
@@ -49,10 +39,7 @@ export class ProblemFilter implements ExceptionFilter {
       if (problem.status < 500)
         this.rejections.record(rejectedDelivery(request, problem, source, this.rejections.settings.bodyPrefixChars));
     }
-    void reply
-      .status(problem.status)
-      .headers({ 'content-type': 'application/json; charset=utf-8', ...problem.headers })
-      .send(JSON.stringify({ error: problem.code, message: problem.message, ...problem.details }));
+    sendProblem(reply, problem);
   }
 
   /**
@@ -87,67 +74,7 @@ export class ProblemFilter implements ExceptionFilter {
     // No connection came free in time, while Postgres committed for this ingress a moment ago: our own queue.
     if (isPoolWaitTimeout(exception) && this.writer.committedRecently())
       return overloaded(new OverloadedError('pool_timeout'));
-    if (
-      (exception as { code?: string; driverError?: { code?: string } })?.driverError?.code === '42P01' ||
-      (exception as { code?: string })?.code === '42P01'
-    ) {
-      // undefined_table: the database was never migrated (or is behind this build).
-      this.logger.error(
-        { err: (exception as Error).message, route: request.routeOptions.url },
-        'a table is missing: the database is not migrated; run npm run db:migrate',
-      );
-      return new Problem(
-        503,
-        'not_migrated',
-        'the event store is not migrated (an operator runs npm run db:migrate); nothing was recorded, retry later',
-        {},
-        { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
-      );
-    }
-    if (isKafkaUnavailable(exception)) {
-      // Before the database's check: a refused connection to a broker is no database outage.
-      const message = (exception as Error).message;
-      this.logger.warn({ err: message, route: request.routeOptions.url }, 'Kafka unavailable; answering 503');
-      return new Problem(
-        503,
-        'kafka_unavailable',
-        exception instanceof KafkaUnavailableError
-          ? `${message}; retry later`
-          : `Kafka does not answer (the ingress's KAFKA_BROKERS): ${message}; retry later`,
-        {},
-        { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
-      );
-    }
-    if (exception instanceof DatabaseUnavailableError || isDatabaseUnavailable(exception)) {
-      this.logger.warn(
-        { err: (exception as Error).message, route: request.routeOptions.url },
-        'database unavailable; answering 503',
-      );
-      return new Problem(
-        503,
-        'database_unavailable',
-        'the event store is unavailable; nothing was recorded, retry later',
-        {},
-        {
-          'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
-        },
-      );
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === 404)
-        return new Problem(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`);
-      return fromFastify(status, undefined, exception.message);
-    }
-    const fastifyError = exception as { statusCode?: number; code?: string; message?: string };
-    if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-      return fromFastify(fastifyError.statusCode, fastifyError.code, fastifyError.message ?? 'bad request');
-    }
-    this.logger.error(
-      { err: exception instanceof Error ? exception.stack : String(exception), route: request.routeOptions.url },
-      'unexpected error',
-    );
-    return new Problem(500, 'internal_error', 'an unexpected error occurred; nothing was recorded');
+    return commonProblem(exception, request, this.logger);
   }
 }
 
@@ -167,11 +94,4 @@ export function overloaded(error: OverloadedError): Problem {
     { reason: error.reason, ...(error.mayBeRecorded && { mayBeRecorded: true }) },
     { 'retry-after': String(OVERLOAD_RETRY_AFTER_SECONDS) },
   );
-}
-
-/** Errors Fastify raises before a route runs (body too large, bad content length, ...). */
-export function fromFastify(status: number, code: string | undefined, message: string): Problem {
-  if (status === 413) return new Problem(413, 'payload_too_large', `the body is larger than the limit (${message})`);
-  if (status === 415) return new Problem(415, 'unsupported_media_type', message);
-  return new Problem(status, (code ?? 'bad_request').toLowerCase().replace(/^fst_err_/, ''), message);
 }

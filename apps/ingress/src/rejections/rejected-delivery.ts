@@ -1,7 +1,7 @@
 import { NewSourceRejection } from '@app/rejections';
 import { FastifyRequest } from 'fastify';
 import { receivedHeaders } from '../events/received-headers';
-import { Problem } from '../http/problem';
+import { Problem } from '@app/http';
 import { redactedBodyPrefix } from './redacted-body';
 
 const MAX_DETAIL_ITEMS = 20;

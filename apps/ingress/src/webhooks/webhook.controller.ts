@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { acceptedBody } from '../events/accepted-body';
-import { annotateRequest } from '../http/request-log';
+import { annotateRequest } from '@app/http';
 import { IngressMetrics } from '../metrics/ingress.metrics';
 import { AcceptWebhookUseCase } from './usecases/accept-webhook/accept-webhook.usecase';
 

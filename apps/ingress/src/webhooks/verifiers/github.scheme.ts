@@ -1,5 +1,5 @@
 import { IncomingHttpHeaders } from 'node:http';
-import { badSignature } from '../../http/problem';
+import { badSignature } from '@app/http';
 import { hmacSha256Hex, sameDigest } from './hmac';
 import { DeliveryIdentity, header, WebhookScheme } from './webhook-scheme';
 

@@ -1,6 +1,6 @@
 import { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { badSignature } from '../../http/problem';
+import { badSignature } from '@app/http';
 import { hmacSha256Base64, sameDigest } from './hmac';
 import { DeliveryIdentity, header, WebhookScheme } from './webhook-scheme';
 import { checkTimestamp } from './timestamp';

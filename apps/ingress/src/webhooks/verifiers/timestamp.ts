@@ -1,4 +1,4 @@
-import { badSignature, timestampOutsideTolerance } from '../../http/problem';
+import { badSignature, timestampOutsideTolerance } from '@app/http';
 
 /** A signed timestamp must be within `toleranceSeconds` of now, in either direction (replay protection). */
 export function checkTimestamp(value: string, nowSeconds: number, toleranceSeconds: number): number {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { BackpressureService } from '../../../backpressure/backpressure.service';
 import { CloudEventV1, HTTP } from 'cloudevents';
 import { IncomingHttpHeaders } from 'node:http';
-import { malformed, unsupportedMediaType } from '../../../http/problem';
+import { malformed, unsupportedMediaType } from '@app/http';
 import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../event-checks';
 import { receivedHeaders } from '../../received-headers';
 import { receiveSpan, traceExtensions } from '../../trace-context';

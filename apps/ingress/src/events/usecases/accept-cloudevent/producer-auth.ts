@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { unauthorized } from '../../../http/problem';
+import { unauthorized } from '@app/http';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

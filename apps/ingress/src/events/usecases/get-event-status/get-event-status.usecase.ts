@@ -6,7 +6,7 @@ import { OutboxRepository } from '@app/outbox';
 import { SagaViews } from '@app/saga';
 import { WebhookDeliveryStatusRepository } from '@app/webhooks';
 import { Injectable } from '@nestjs/common';
-import { malformed, notFound } from '../../../http/problem';
+import { malformed, notFound } from '@app/http';
 import { EventSagaView, toEventSagaView } from '../../event-saga.view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

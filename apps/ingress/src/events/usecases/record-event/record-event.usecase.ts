@@ -5,7 +5,7 @@ import { OutboxNotifier, toOutboxRow } from '@app/outbox';
 import { ATTR } from '@app/tracing';
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import { idConflict } from '../../../http/problem';
+import { idConflict } from '@app/http';
 import { GroupCommitWriter } from '../../group-commit.writer';
 import { createSpan } from '../../trace-context';
 

@@ -6,7 +6,7 @@ import { readKey, readPath } from '../../../events/json-path';
 import { receivedHeaders } from '../../../events/received-headers';
 import { RecordEventResult, RecordEventUseCase } from '../../../events/usecases/record-event/record-event.usecase';
 import { receiveSpan, traceExtensions } from '../../../events/trace-context';
-import { unknownSource, unsupportedMediaType } from '../../../http/problem';
+import { unknownSource, unsupportedMediaType } from '@app/http';
 import { SourceRegistry } from '../../../sources/source-registry';
 
 export interface AcceptWebhookCommand {

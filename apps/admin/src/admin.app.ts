@@ -1,0 +1,53 @@
+import { logRequest } from '@app/http';
+import { createLogger, NestLogger } from '@app/logger';
+import { ssrfExceptions, ssrfPolicyOf } from '@app/webhooks';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AdminAppModule } from './admin-app.module';
+import { EventCatalog } from './catalog/event-catalog';
+import { AdminEnv } from './config/admin.env';
+import { AdminMetrics } from './metrics/admin.metrics';
+import { readSourceSummaries } from './sources/source-summaries';
+
+/** Request bodies of the operator API are small JSON objects. */
+const ADMIN_BODY_LIMIT = 256 * 1024;
+
+/** Builds the operator plane's HTTP app (not yet listening); main.ts and the tests both start it through here. */
+export async function createAdminApp(config: AdminEnv): Promise<NestFastifyApplication> {
+  const logger = createLogger('admin', config.LOG_LEVEL, config.LOG_FORMAT);
+  const requestLogger = createLogger('admin', config.LOG_LEVEL, config.LOG_FORMAT, { redact: false });
+  const exceptions = ssrfExceptions(ssrfPolicyOf(config));
+  if (exceptions) logger.warn(exceptions, 'outbound webhooks: exceptions to the SSRF rules are configured');
+  const catalog = EventCatalog.load(config.CATALOG_DIR, {
+    brokers: config.KAFKA_BROKERS,
+    namespace: config.KAFKA_NAMESPACE,
+  });
+  if (!catalog.loaded) logger.warn({ directory: config.CATALOG_DIR }, 'no event catalogue; /catalog answers 404');
+  // maxParamLength: an event's trail is looked up by ids of up to 300 characters (GET /admin/events/:ref).
+  const adapter = new FastifyAdapter({
+    bodyLimit: ADMIN_BODY_LIMIT,
+    logger: false,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 320 },
+    skipMiddie: true,
+  });
+  const fastify = adapter.getInstance();
+  // Bodies stay Buffers: the use cases parse the JSON and name what is wrong with it.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ADMIN_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  );
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AdminAppModule.forRoot(config, logger, readSourceSummaries(config.HOOKRAIL_SOURCES), catalog),
+    adapter,
+    { logger: new NestLogger(logger), bodyParser: false },
+  );
+  const metrics = app.get(AdminMetrics);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    logRequest(requestLogger, request, reply, route);
+    done();
+  });
+  return app;
+}

@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { bootstrap, closeOnSignals, ConfigError, loadConfig } from '@app/config';
+import { checkDatabase, describeDatabase } from '@app/db';
+import { LOGGER, Logger } from '@app/logger';
+import { createAdminApp } from './admin.app';
+import { AdminEnv } from './config/admin.env';
+
+bootstrap('admin', async () => {
+  const config = loadConfig(AdminEnv);
+  let logger: Logger | undefined;
+  const starting = (async () => {
+    const app = await createAdminApp(config);
+    logger = app.get<Logger>(LOGGER);
+    await app.listen({ port: config.ADMIN_PORT, host: config.ADMIN_HOST });
+    return app;
+  })();
+  closeOnSignals({ close: async () => (await starting).close() }, (message) =>
+    logger ? logger.info(message) : process.stderr.write(`admin: ${message}\n`),
+  );
+  const app = await starting;
+  app.get<Logger>(LOGGER).info({ host: config.ADMIN_HOST, port: config.ADMIN_PORT }, 'admin started');
+  // An unmigrated database: say so at once (and /readyz answers 503 until it is migrated). A refusal that waiting
+  // cannot mend (a wrong password, an untrusted certificate) stops the app with its one line.
+  void checkDatabase(config.DATABASE_URL).catch(async (error: Error) => {
+    if (!(error instanceof ConfigError))
+      return app
+        .get<Logger>(LOGGER)
+        .warn({ err: error.message }, `not ready: ${describeDatabase(config.DATABASE_URL)}`);
+    process.stderr.write(`admin: ${error.message}\n`);
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  });
+});
