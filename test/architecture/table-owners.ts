@@ -41,6 +41,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   },
   parked_keys: { package: 'libs/dead-letters', files: ['src/parking/parked-keys.repository.ts'] },
   operator_audit: { package: 'libs/audit', files: ['src/operator-audit.repository.ts'] },
+  operator_tokens: { package: 'libs/access', files: ['src/operator-tokens.repository.ts'] },
   ops_samples: { package: 'apps/admin', files: ['src/charts/ops-samples.repository.ts'] },
   source_rejections: { package: 'libs/rejections', files: ['src/source-rejections.repository.ts'] },
   ledger_entries: { package: 'apps/consumers', files: ['src/ledger/ledger-entries.repository.ts'] },

@@ -1,5 +1,6 @@
 import { clientRows, connect, createPool, databaseName, QueryRows } from '@app/db/light';
 import type { Admin, Producer } from 'kafkajs';
+import os from 'node:os';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { kafkaConnectError, postgresConnectError } from './cli-errors';
@@ -107,6 +108,11 @@ export class CliContext {
     const url = new URL(this.env.DATABASE_URL);
     const where = `${databaseName(this.env.DATABASE_URL)} on ${url.hostname}:${url.port || 5432}`;
     this.note(`hookrail: database ${where} (DATABASE_URL is not set: the default of npm start)`);
+  }
+
+  /** Who the operator is in the audit: `--as`, else HOOKRAIL_OPERATOR, else the login name; `cli:` before it. */
+  actor(as?: string): string {
+    return `cli:${as ?? this.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
   }
 
   namespaced(name: string): string {

@@ -26,6 +26,10 @@ export const OPTIONS = {
   overlap: { type: 'string' },
   state: { type: 'string' },
   partitions: { type: 'boolean', default: false },
+  role: { type: 'string' },
+  groups: { type: 'string' },
+  sources: { type: 'string' },
+  expires: { type: 'string' },
 } as const;
 
 /** The options as `parseArgs` gives them for OPTIONS. */

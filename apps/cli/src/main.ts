@@ -46,11 +46,18 @@ Usage:
   hookrail sagas retry <id> [--as NAME]                      send a failed saga's compensation again
   hookrail sagas cancel <id> [--reason R] [--as NAME]        cancel a running saga: what it did is undone
 
+  hookrail tokens create <name> --role viewer|operator|admin|status [--groups G,G] [--sources S,S] [--expires E]
+                                                            an operator API token, printed this once (E: 30d, 12h or
+                                                            an ISO time; --groups: only those consumer groups;
+                                                            --sources: the sources a status token reads)
+  hookrail tokens list                                      tokens: role, groups, sources, created, expires, state
+  hookrail tokens revoke <name> [--as NAME]                 refused from the next request on
+
 Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T  --until T
          (T: an ISO time or a duration back from now: 30m, 6h, 2d)
 Options: --json (machine-readable output), --help
 Replay and purge work on dead letters in status "dead". Every change an operator makes (replays, purges, endpoint
-changes, delivery replays, saga retries and cancels) is recorded in operator_audit.
+changes, delivery replays, saga retries and cancels, tokens created and revoked) is recorded in operator_audit.
 "dlq list" leaves parked events out (--status parked lists them) and shows the parked keys below the dead letters.
 
 Environment: DATABASE_URL (default: database hookrail on 127.0.0.1, as npm start), KAFKA_BROKERS, KAFKA_NAMESPACE,

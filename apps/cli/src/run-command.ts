@@ -80,6 +80,17 @@ export async function runCommand(
         until: values.until,
         limit: values.limit,
       });
+    } else if (command === 'tokens') {
+      await (
+        await import('./commands/tokens.command')
+      ).tokensCommand(ctx, action, rest, {
+        json: values.json,
+        as: values.as,
+        role: values.role,
+        groups: values.groups,
+        sources: values.sources,
+        expires: values.expires,
+      });
     } else if (command === 'outbox' && action === 'backlog') {
       await (await import('./commands/ops.command')).outboxBacklogCommand(ctx, { json: values.json });
     } else if (command === 'sagas') {

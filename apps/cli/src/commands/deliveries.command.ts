@@ -9,7 +9,7 @@ import {
 import { CliContext } from '../cli-context';
 import { UsageError } from '../cli-errors';
 import { formatFields, formatTable } from '../output/table';
-import { actorOf, asCliErrors, webhookAdmin } from './endpoints.command';
+import { asCliErrors, webhookAdmin } from './endpoints.command';
 
 export interface DeliveriesOptions {
   json: boolean;
@@ -74,7 +74,7 @@ export async function deliveriesCommand(
     }
     case 'retry': {
       if (!deliveryId) throw new UsageError('deliveries retry takes an endpoint id and a delivery id');
-      const actor = actorOf(ctx, options.as);
+      const actor = ctx.actor(options.as);
       const result = await asCliErrors(() => retryDeliveryNow(admin, endpointId, deliveryId, actor));
       return ctx.out(
         options.json
@@ -83,7 +83,7 @@ export async function deliveriesCommand(
       );
     }
     case 'replay': {
-      const actor = actorOf(ctx, options.as);
+      const actor = ctx.actor(options.as);
       if (deliveryId && options.since)
         throw new UsageError('deliveries replay takes a delivery id or --since, not both');
       if (!deliveryId && !options.since)

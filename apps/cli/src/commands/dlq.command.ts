@@ -8,7 +8,6 @@ import {
   purgeDeadLetters,
   replayDeadLetters,
 } from '@app/dead-letters/light';
-import os from 'node:os';
 import { CliContext } from '../cli-context';
 import { CommandRefusedError, UsageError } from '../cli-errors';
 import { formatFields, formatTable } from '../output/table';
@@ -64,7 +63,7 @@ export async function dlqCommand(
     case 'parked':
       return parkedCommand(ctx, options);
     case 'purge-key':
-      return purgeKeyCommand(ctx, actorOf(ctx, options), options);
+      return purgeKeyCommand(ctx, ctx.actor(options.as), options);
     default:
       throw new UsageError(
         action
@@ -93,10 +92,6 @@ function positiveInt(value: string | undefined, name: string, fallback: number):
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1) throw new UsageError(`--${name} must be a positive integer`);
   return parsed;
-}
-
-function actorOf(ctx: CliContext, options: DlqOptions): string {
-  return `cli:${options.as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
 }
 
 /** Each dead letter with the team that owns its group (as the group's service declares it), newest first. */
@@ -158,7 +153,7 @@ async function change(ctx: CliContext, action: 'replay' | 'purge', ids: string[]
     );
   if (filter.status)
     throw new UsageError(`dlq ${action} works on dead letters in status dead; --status does not apply`);
-  const actor = actorOf(ctx, options);
+  const actor = ctx.actor(options.as);
   const limit = positiveInt(options.limit, 'limit', 1000);
   const database = await ctx.database();
   const result =

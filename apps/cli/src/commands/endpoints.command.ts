@@ -14,7 +14,6 @@ import {
   WebhookInputError,
   WebhookNotFoundError,
 } from '@app/webhooks';
-import os from 'node:os';
 import { CliContext } from '../cli-context';
 import { CommandRefusedError, UsageError } from '../cli-errors';
 import { formatFields, formatTable } from '../output/table';
@@ -34,10 +33,6 @@ export interface EndpointsOptions {
 /** The management context of the CLI: its database and the SSRF rules of its environment. */
 export async function webhookAdmin(ctx: CliContext): Promise<WebhookAdminContext> {
   return { dataSource: await ctx.database(), guard: new SsrfGuard(ssrfPolicyOf(ctx.env)) };
-}
-
-export function actorOf(ctx: CliContext, as?: string): string {
-  return `cli:${as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
 }
 
 /**
@@ -64,7 +59,7 @@ export async function endpointsCommand(
   options: EndpointsOptions,
 ): Promise<void> {
   const admin = await webhookAdmin(ctx);
-  const actor = actorOf(ctx, options.as);
+  const actor = ctx.actor(options.as);
   const one = (name: string) => {
     if (args.length !== 1)
       throw new UsageError(`endpoints ${name} takes one ${name === 'add' ? 'URL' : 'endpoint id'}`);

@@ -8,7 +8,6 @@ import {
   SagaSummary,
   SagaViews,
 } from '@app/saga';
-import os from 'node:os';
 import { CliContext } from '../cli-context';
 import { CommandRefusedError, UsageError } from '../cli-errors';
 import { formatFields, formatTable } from '../output/table';
@@ -107,12 +106,8 @@ async function show(ctx: CliContext, id: string, options: SagasOptions): Promise
   );
 }
 
-function actorOf(ctx: CliContext, options: SagasOptions): string {
-  return `cli:${options.as ?? ctx.env.HOOKRAIL_OPERATOR ?? os.userInfo().username}`;
-}
-
 async function retry(ctx: CliContext, id: string, options: SagasOptions): Promise<void> {
-  const actor = actorOf(ctx, options);
+  const actor = ctx.actor(options.as);
   const result = await retryFailedSaga(await ctx.database(), id, actor);
   if (result.outcome === 'not-found') throw new CommandRefusedError(`no saga with id ${id}`);
   if (result.outcome === 'not-failed')
@@ -130,7 +125,7 @@ async function cancel(ctx: CliContext, id: string, options: SagasOptions): Promi
   const reason = options.reason?.trim();
   if (reason !== undefined && (reason.length === 0 || reason.length > CANCEL_REASON_MAX))
     throw new UsageError(`--reason must be 1 to ${CANCEL_REASON_MAX} characters`);
-  const actor = actorOf(ctx, options);
+  const actor = ctx.actor(options.as);
   const result = await cancelRunningSaga(await ctx.database(), id, actor, reason);
   if (result.outcome === 'not-found') throw new CommandRefusedError(`no saga with id ${id}`);
   if (result.outcome === 'not-running')

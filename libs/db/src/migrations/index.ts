@@ -25,6 +25,7 @@ import { OutboxParkedAndOneAudit1764640000001 } from './1764640000001-OutboxPark
 import { WebhookDueInOrderIndex1764635000002 } from './1764635000002-WebhookDueInOrderIndex';
 import { TaskTablesOneShape1764650000001 } from './1764650000001-TaskTablesOneShape';
 import { WebhookDeliveryTraceparent1764660000001 } from './1764660000001-WebhookDeliveryTraceparent';
+import { OperatorTokens1764670000001 } from './1764670000001-OperatorTokens';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   OutboxParkedAndOneAudit1764640000001,
   TaskTablesOneShape1764650000001,
   WebhookDeliveryTraceparent1764660000001,
+  OperatorTokens1764670000001,
 ];
