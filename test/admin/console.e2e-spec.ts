@@ -42,7 +42,7 @@ describe('operator console in headless Chromium', () => {
 
   it('refuses a wrong token', async () => {
     await signIn('not-the-admin-token', 'mallory');
-    await page.locator('#login-error', { hasText: 'The admin token was not accepted.' }).waitFor();
+    await page.locator('#login-error', { hasText: 'The token was not accepted.' }).waitFor();
     expect(await page.isHidden('#app')).toBe(true);
   });
 

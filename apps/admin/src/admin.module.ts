@@ -2,7 +2,10 @@ import { KafkaConnection } from '@app/kafka';
 import { SsrfGuard, SsrfPolicy } from '@app/ssrf-guard';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ADMIN_KAFKA_BROKERS, ADMIN_KAFKA_NAMESPACE, AdminKafka } from './admin-kafka';
-import { AdminToken, AdminTokenGuard } from './admin-token.guard';
+import { AccessGuard } from './access/access.guard';
+import { accessTokensProvider } from './access/access-tokens.provider';
+import { TokensAdminController } from './access/tokens.admin.controller';
+import { TokensAdminUseCase } from './access/tokens-admin.usecase';
 import { BreakersAdminController } from './breakers.admin.controller';
 import { ChartsAdminController } from './charts/charts.admin.controller';
 import { GetChartsUseCase } from './charts/get-charts.usecase';
@@ -66,12 +69,14 @@ export class AdminModule {
         ConsoleController,
         WebhookEndpointsAdminController,
         SourcesAdminController,
+        TokensAdminController,
       ],
       providers: [
-        { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
+        accessTokensProvider(settings.adminToken),
         { provide: ADMIN_KAFKA_BROKERS, useValue: settings.kafka },
         { provide: ADMIN_KAFKA_NAMESPACE, useValue: settings.kafkaNamespace },
-        AdminTokenGuard,
+        AccessGuard,
+        TokensAdminUseCase,
         AdminKafka,
         ListDeadLettersUseCase,
         ShowDeadLetterUseCase,

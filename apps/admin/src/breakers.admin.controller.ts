@@ -1,10 +1,10 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AccessGuard } from './access/access.guard';
 import { BreakerView, ListBreakersUseCase } from './usecases/list-breakers.usecase';
 
 /** The consumer groups' circuit breakers: which dependency is down for which group, since when. Bearer ADMIN_TOKEN. */
 @Controller('admin/breakers')
-@UseGuards(AdminTokenGuard)
+@UseGuards(AccessGuard)
 export class BreakersAdminController {
   constructor(private readonly listBreakers: ListBreakersUseCase) {}
 

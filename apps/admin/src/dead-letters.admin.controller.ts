@@ -1,15 +1,19 @@
 import { DeadLetterDetail } from '@app/dead-letters';
 import { Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
+import { AccessGuard, identityOf } from './access/access.guard';
+import { Needs } from './access/needs.decorator';
 import { actorOf, jsonBody } from './admin-request';
-import { AdminTokenGuard } from './admin-token.guard';
-import { ChangeDeadLettersUseCase } from './usecases/change-dead-letters.usecase';
+import { ChangeCommand, ChangeDeadLettersUseCase } from './usecases/change-dead-letters.usecase';
 import { ListDeadLettersUseCase } from './usecases/list-dead-letters.usecase';
 import { ShowDeadLetterUseCase } from './usecases/show-dead-letter.usecase';
 
-/** Dead letters for operators: list, show, replay, purge. Bearer ADMIN_TOKEN on every route. */
+/**
+ * Dead letters for operators: list, show, replay (the operator role), purge (the admin role). A token limited to
+ * groups sees, replays and purges its groups' dead letters only; another group's is a 403 naming it.
+ */
 @Controller('admin/dead-letters')
-@UseGuards(AdminTokenGuard)
+@UseGuards(AccessGuard)
 export class DeadLettersAdminController {
   constructor(
     private readonly listDeadLetters: ListDeadLettersUseCase,
@@ -18,45 +22,51 @@ export class DeadLettersAdminController {
   ) {}
 
   @Get()
-  list(@Query() query: Record<string, unknown>) {
-    return this.listDeadLetters.execute(query);
+  list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest) {
+    return this.listDeadLetters.execute(query, identityOf(request));
   }
 
   @Get(':id')
-  show(@Param('id') id: string): Promise<DeadLetterDetail> {
-    return this.showDeadLetter.execute(id);
+  show(@Param('id') id: string, @Req() request: FastifyRequest): Promise<DeadLetterDetail> {
+    return this.showDeadLetter.execute(id, identityOf(request));
   }
 
   /** Body: `{ids?, group?, type?, errorClass?, key?, eventId?, since?, until?, all?, dryRun?, limit?, rate?}`. */
   @Post('replay')
   @HttpCode(200)
   replay(@Req() request: FastifyRequest) {
-    return this.changeDeadLetters.execute({ action: 'replay', actor: actorOf(request), body: jsonBody(request) });
+    return this.changeDeadLetters.execute(this.command('replay', request));
   }
 
   @Post('purge')
+  @Needs('administer')
   @HttpCode(200)
   purge(@Req() request: FastifyRequest) {
-    return this.changeDeadLetters.execute({ action: 'purge', actor: actorOf(request), body: jsonBody(request) });
+    return this.changeDeadLetters.execute(this.command('purge', request));
   }
 
   @Post(':id/replay')
   @HttpCode(200)
-  replayOne(@Param('id') id: string, @Req() request: FastifyRequest) {
-    return this.changeDeadLetters.execute({
-      action: 'replay',
-      actor: actorOf(request),
-      body: { ...jsonBody(request), ids: [id] },
-    });
+  async replayOne(@Param('id') id: string, @Req() request: FastifyRequest) {
+    await this.showDeadLetter.execute(id, identityOf(request), 'operate');
+    return this.changeDeadLetters.execute(this.command('replay', request, id));
   }
 
   @Post(':id/purge')
+  @Needs('administer')
   @HttpCode(200)
-  purgeOne(@Param('id') id: string, @Req() request: FastifyRequest) {
-    return this.changeDeadLetters.execute({
-      action: 'purge',
+  async purgeOne(@Param('id') id: string, @Req() request: FastifyRequest) {
+    await this.showDeadLetter.execute(id, identityOf(request), 'administer');
+    return this.changeDeadLetters.execute(this.command('purge', request, id));
+  }
+
+  private command(action: ChangeCommand['action'], request: FastifyRequest, id?: string): ChangeCommand {
+    const body = jsonBody(request);
+    return {
+      action,
       actor: actorOf(request),
-      body: { ...jsonBody(request), ids: [id] },
-    });
+      identity: identityOf(request),
+      body: id === undefined ? body : { ...body, ids: [id] },
+    };
   }
 }

@@ -1,12 +1,12 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AccessGuard } from './access/access.guard';
 import { GetEventTrailUseCase } from './usecases/get-event-trail.usecase';
 import { ListConsumerGroupsUseCase } from './usecases/list-consumer-groups.usecase';
 import { ListJobsUseCase } from './usecases/list-jobs.usecase';
 
 /** Scheduled jobs, consumer groups with their owners, and an event's trail. Bearer ADMIN_TOKEN on every route. */
 @Controller('admin')
-@UseGuards(AdminTokenGuard)
+@UseGuards(AccessGuard)
 export class OperationsViewsAdminController {
   constructor(
     private readonly listJobs: ListJobsUseCase,

@@ -1,11 +1,11 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AccessGuard } from './access/access.guard';
 import { optionalPositiveInt } from './usecases/dead-letter-selection';
 import { GetOperationsUseCase } from './usecases/get-operations.usecase';
 
 /** Outbox backlog, consumer lag and the audit trail. Bearer ADMIN_TOKEN on every route. */
 @Controller('admin')
-@UseGuards(AdminTokenGuard)
+@UseGuards(AccessGuard)
 export class OperationsAdminController {
   constructor(private readonly operations: GetOperationsUseCase) {}
 

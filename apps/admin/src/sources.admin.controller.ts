@@ -1,10 +1,10 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AccessGuard } from './access/access.guard';
 import { ListSourcesUseCase } from './usecases/list-sources.usecase';
 
 /** The senders and the deliveries rejected of each (headers without secrets, a redacted body prefix). Bearer ADMIN_TOKEN. */
 @Controller('admin/sources')
-@UseGuards(AdminTokenGuard)
+@UseGuards(AccessGuard)
 export class SourcesAdminController {
   constructor(private readonly listSources: ListSourcesUseCase) {}
 

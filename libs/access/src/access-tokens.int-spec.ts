@@ -103,7 +103,7 @@ describe('operator tokens on Postgres', () => {
 
   it('takes the bootstrap token as the admin, and only that exact token', async () => {
     expect(await access().authenticate(BOOTSTRAP)).toEqual({
-      name: 'admin-token',
+      name: 'admin',
       role: 'admin',
       groups: null,
       sources: null,

@@ -4,7 +4,7 @@ import { NewOperatorToken, OperatorToken, OperatorTokensRepository } from './ope
 import { Identity, isRole, ROLES, withArticle } from './roles';
 
 /** The identity of the bootstrap token (`ADMIN_TOKEN`); no stored token may take its name. */
-export const BOOTSTRAP_TOKEN_NAME = 'admin-token';
+export const BOOTSTRAP_TOKEN_NAME = 'admin';
 
 const TOKEN_PREFIX = 'hrk_';
 const NAME = /^[\w.@-]{1,100}$/;
@@ -93,7 +93,8 @@ export class AccessTokens {
 
   constructor(
     bootstrapToken: string | undefined,
-    private readonly repo: OperatorTokensRepository,
+    /** Only its lookup by digest: a process may hand one that opens its connection when first asked. */
+    private readonly repo: Pick<OperatorTokensRepository, 'findByHash'>,
   ) {
     this.bootstrapDigest = bootstrapToken ? digest(bootstrapToken) : null;
   }

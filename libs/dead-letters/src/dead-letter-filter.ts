@@ -4,6 +4,8 @@ import { DEAD_LETTER_STATUSES, DeadLetterStatus } from './dead-letter-states';
 export interface DeadLetterFilter {
   ids?: string[];
   group?: string;
+  /** Any of these groups: the groups an operator's token is limited to (never parsed from input). */
+  groups?: string[];
   type?: string;
   errorClass?: string;
   key?: string;
@@ -83,6 +85,7 @@ export function filterSql(
   };
   if (filter.ids) add((p) => `id = ANY(${p}::uuid[])`, filter.ids);
   if (filter.group !== undefined) add((p) => `"group" = ${p}`, filter.group);
+  if (filter.groups) add((p) => `"group" = ANY(${p}::text[])`, filter.groups);
   if (filter.type !== undefined) add((p) => `type = ${p}`, filter.type);
   if (filter.errorClass !== undefined) add((p) => `error_class = ${p}`, filter.errorClass);
   if (filter.key !== undefined) add((p) => `key = ${p}`, filter.key);

@@ -34,3 +34,5 @@ export const idConflict = (senderEventId: string) =>
 export const notFound = (what: string) => new Problem(404, 'not_found', what);
 export const confirmationRequired = (message: string, details: Record<string, unknown>) =>
   new Problem(409, 'confirmation_required', message, details);
+/** A valid token without the role or the group an action needs: the message names which. */
+export const forbidden = (message: string) => new Problem(403, 'forbidden', message);

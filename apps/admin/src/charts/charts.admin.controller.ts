@@ -1,10 +1,10 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { AdminTokenGuard } from '../admin-token.guard';
+import { AccessGuard } from '../access/access.guard';
 import { GetChartsUseCase } from './get-charts.usecase';
 
 /** The console's charts. Bearer ADMIN_TOKEN. */
 @Controller('admin/charts')
-@UseGuards(AdminTokenGuard)
+@UseGuards(AccessGuard)
 export class ChartsAdminController {
   constructor(private readonly getCharts: GetChartsUseCase) {}
 

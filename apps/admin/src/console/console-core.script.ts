@@ -1,7 +1,8 @@
 /**
  * The console's runtime, `window.hookrail`: DOM helpers, the API client (bearer token from sessionStorage), the
  * confirmation dialog, dead-letter actions, hash routing (`#/<page>/<param>`) and the 2-second refresh of the page on
- * screen. Pages and panels register themselves with it; `hookrail.start()` runs after all of them. Every value from the
+ * screen. Who is signed in comes from /admin/whoami: an action (an element with `data-action`, and `data-group` when
+ * it acts on one group) that the token may not take is hidden, as the API would refuse it. Pages and panels register themselves with it; `hookrail.start()` runs after all of them. Every value from the
  * API is put in the page as text (textContent), never as HTML.
  */
 export const CONSOLE_CORE_SCRIPT = `
@@ -11,7 +12,28 @@ export const CONSOLE_CORE_SCRIPT = `
     token: sessionStorage.getItem('hookrail.token'),
     operator: sessionStorage.getItem('hookrail.operator') || '',
     groups: [],
+    me: null,
   };
+  /** What each action needs of the token; an action not listed is reading, which any console token may do. */
+  const NEEDS = {
+    replay: 'operate', release: 'operate', retry: 'operate', cancel: 'operate', disable: 'operate', enable: 'operate',
+    'replay-since': 'operate', purge: 'administer', 'purge-key': 'administer', rotate: 'administer', create: 'administer',
+  };
+
+  /** Whether the signed-in token may take an action needing \`need\` (on \`group\`): the API's own rule. */
+  function may(need, group) {
+    const me = state.me;
+    if (!me || !me.may[need]) return false;
+    return !group || !me.groups || me.groups.includes(group);
+  }
+
+  function applyAccess() {
+    for (const node of document.querySelectorAll('[data-action]')) {
+      const need = NEEDS[node.dataset.action];
+      if (need) node.hidden = !may(need, node.dataset.group);
+    }
+  }
+  new MutationObserver(applyAccess).observe(document.documentElement, { childList: true, subtree: true });
   const pages = {};
   const panels = [];
 
@@ -67,7 +89,7 @@ export const CONSOLE_CORE_SCRIPT = `
     if (options && options.body) headers['content-type'] = 'application/json';
     const response = await fetch(path, Object.assign({}, options, { headers }));
     if (response.status === 401) {
-      signOut('The admin token was not accepted.');
+      signOut('The token was not accepted.');
       throw new Error('unauthorized');
     }
     const body = await response.json();
@@ -179,6 +201,7 @@ export const CONSOLE_CORE_SCRIPT = `
   function signOut(message) {
     sessionStorage.removeItem('hookrail.token');
     state.token = null;
+    state.me = null;
     $('app').hidden = true;
     $('sign-out').hidden = true;
     $('nav').hidden = true;
@@ -188,13 +211,22 @@ export const CONSOLE_CORE_SCRIPT = `
     $('login-error').textContent = message || '';
   }
 
-  function open() {
+  async function open() {
+    try {
+      state.me = await api('/admin/whoami');
+    } catch (error) {
+      if (error.message !== 'unauthorized') signOut('This token may not open the console: ' + error.message);
+      return;
+    }
+    const me = state.me;
     $('login').hidden = true;
     $('app').hidden = false;
     $('nav').hidden = false;
     $('find-event').hidden = false;
     $('sign-out').hidden = false;
-    $('who').textContent = state.operator ? 'signed in as ' + state.operator : 'signed in';
+    $('who').textContent = 'signed in as ' + me.name + (state.operator ? ' (' + state.operator + ')' : '') + ' · ' +
+      me.role + (me.groups ? ' of ' + me.groups.join(', ') : '');
+    applyAccess();
     showPage();
   }
 
@@ -221,7 +253,7 @@ export const CONSOLE_CORE_SCRIPT = `
   }
 
   window.hookrail = {
-    $, el, time, ago, duration, table, api, flash, confirmAction, owner, team, change, go, refresh, start, state, panels,
+    $, el, time, ago, duration, table, api, flash, confirmAction, owner, team, change, go, refresh, start, state, panels, may,
     page: (definition) => { pages[definition.id] = definition; },
     panel: (definition) => { panels.push(definition); },
   };

@@ -30,7 +30,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 <form id="login" hidden>
   <section>
     <h2>Operator console</h2>
-    <p><label>Admin token<br><input id="token" name="token" type="password" autocomplete="off" required size="40"></label></p>
+    <p><label>Token<br><input id="token" name="token" type="password" autocomplete="off" required size="40"></label></p>
     <p><label>Your name, for the audit trail<br><input id="operator" name="operator" size="40" maxlength="100"></label></p>
     <button type="submit">Open</button>
     <p id="login-error" role="alert"></p>

@@ -4,6 +4,8 @@
  */
 export const CONSOLE_STYLES = `
   * { box-sizing: border-box; }
+  /* What a token may not do is hidden, whatever display a rule gives the element. */
+  [hidden] { display: none !important; }
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1d232a; background: #f6f7f9; }
   header { display: flex; flex-wrap: wrap; gap: .4rem .6rem; align-items: center; padding: .5rem 1.2rem; background: #1d232a; color: #fff; }
   header h1 { font-size: 1.1rem; margin: 0 .4rem 0 0; }

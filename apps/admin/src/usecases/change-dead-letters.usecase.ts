@@ -1,14 +1,17 @@
+import { Identity } from '@app/access';
 import { Database } from '@app/db';
 import { purgeDeadLetters, PurgeResult, replayDeadLetters, ReplayResult } from '@app/dead-letters';
 import { Injectable } from '@nestjs/common';
 import { malformed } from '@app/http';
 import { AdminKafka } from '../admin-kafka';
-import { optionalBoolean, optionalPositiveInt, toFilter } from './dead-letter-selection';
+import { optionalBoolean, optionalPositiveInt, toFilter, withinScope } from './dead-letter-selection';
 import { toConfirmationProblem } from './parked-keys.usecase';
 
 export interface ChangeCommand {
   action: 'replay' | 'purge';
   actor: string;
+  /** The token: a token limited to groups changes its groups' dead letters only. */
+  identity: Identity;
   /** The JSON body: ids or filter fields, `all`, `dryRun`, `limit`, `rate` (replay only), `confirm` (purge only). */
   body: Record<string, unknown>;
 }
@@ -25,13 +28,13 @@ export class ChangeDeadLettersUseCase {
     private readonly kafka: AdminKafka,
   ) {}
 
-  async execute({ action, actor, body }: ChangeCommand): Promise<ReplayResult | PurgeResult> {
+  async execute({ action, actor, identity, body }: ChangeCommand): Promise<ReplayResult | PurgeResult> {
     const filter = toFilter(body);
     if (filter.status) throw malformed(`${action} works on dead letters in status dead; status does not apply`);
     if (Object.keys(filter).length === 0 && !optionalBoolean(body, 'all'))
       throw malformed(`${action} needs ids or a filter, or "all": true`);
     const request = {
-      filter,
+      filter: withinScope(filter, identity, action === 'purge' ? 'administer' : 'operate'),
       actor,
       dryRun: optionalBoolean(body, 'dryRun'),
       limit: optionalPositiveInt(body, 'limit', 10_000),

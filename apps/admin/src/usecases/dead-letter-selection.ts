@@ -1,5 +1,7 @@
+import { Identity, Need, visibleGroups } from '@app/access';
 import { DeadLetterFilter, InvalidFilterError, parseFilter } from '@app/dead-letters';
 import { malformed } from '@app/http';
+import { requireGroup } from '../access/access.guard';
 
 const FILTER_FIELDS = ['ids', 'group', 'type', 'errorClass', 'key', 'eventId', 'since', 'until', 'status'] as const;
 
@@ -20,6 +22,19 @@ export function toFilter(input: Record<string, unknown>): DeadLetterFilter {
     if (error instanceof InvalidFilterError) throw malformed(error.message);
     throw error;
   }
+}
+
+/**
+ * The filter within what the token may `need`: a group it names must be one of the token's (else 403 naming it); with
+ * none named, a token limited to groups matches its groups' dead letters only.
+ */
+export function withinScope(filter: DeadLetterFilter, identity: Identity, need: Need): DeadLetterFilter {
+  if (filter.group !== undefined) {
+    requireGroup(identity, need, filter.group);
+    return filter;
+  }
+  const groups = visibleGroups(identity);
+  return groups === null ? filter : { ...filter, groups };
 }
 
 export function optionalPositiveInt(input: Record<string, unknown>, name: string, max: number): number | undefined {

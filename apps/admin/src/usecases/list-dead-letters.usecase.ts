@@ -1,7 +1,8 @@
+import { Identity } from '@app/access';
 import { Database } from '@app/db';
 import { DeadLettersRepository, DeadLetterSummary, ErrorClassCount } from '@app/dead-letters';
 import { Injectable } from '@nestjs/common';
-import { optionalPositiveInt, toFilter } from './dead-letter-selection';
+import { optionalPositiveInt, toFilter, withinScope } from './dead-letter-selection';
 
 /** GET /admin/dead-letters: the matching dead letters (newest first), their total, and the dead ones by error class. */
 @Injectable()
@@ -10,8 +11,9 @@ export class ListDeadLettersUseCase {
 
   async execute(
     query: Record<string, unknown>,
+    identity: Identity,
   ): Promise<{ total: number; items: DeadLetterSummary[]; byErrorClass: ErrorClassCount[] }> {
-    const filter = toFilter(query);
+    const filter = withinScope(toFilter(query), identity, 'read');
     const limit = optionalPositiveInt(query, 'limit', 1000) ?? 100;
     const offset = optionalPositiveInt(query, 'offset', 1_000_000) ?? 0;
     const deadLetters = new DeadLettersRepository(await this.database.connection());

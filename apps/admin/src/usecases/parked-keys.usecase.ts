@@ -1,3 +1,4 @@
+import { Identity, visibleGroups } from '@app/access';
 import { Database } from '@app/db';
 import {
   ConfirmationRequiredError,
@@ -9,6 +10,7 @@ import {
 } from '@app/dead-letters';
 import { Injectable } from '@nestjs/common';
 import { confirmationRequired, malformed } from '@app/http';
+import { requireGroup } from '../access/access.guard';
 import { optionalBoolean, optionalPositiveInt } from './dead-letter-selection';
 
 /** A purge that would set parked events going (or drop them) and was not confirmed: `409` saying what waits. */
@@ -34,12 +36,19 @@ function optionalText(input: Record<string, unknown>, name: string): string | un
 export class ParkedKeysUseCase {
   constructor(private readonly database: Database) {}
 
-  async list(query: Record<string, unknown>): Promise<{ items: ParkedKeySummary[]; byGroup: ParkingStats[] }> {
+  /** A token limited to groups: a group it names must be one of them (else 403); with none named, its groups' keys. */
+  async list(
+    query: Record<string, unknown>,
+    identity: Identity,
+  ): Promise<{ items: ParkedKeySummary[]; byGroup: ParkingStats[] }> {
     const filter = { group: optionalText(query, 'group'), key: optionalText(query, 'key') };
+    if (filter.group !== undefined) requireGroup(identity, 'read', filter.group);
+    const scope = filter.group === undefined ? visibleGroups(identity) : null;
+    const visible = (group: string) => (!filter.group || group === filter.group) && (!scope || scope.includes(group));
     const limit = optionalPositiveInt(query, 'limit', 1000) ?? 100;
     const parkedKeys = new ParkedKeysRepository(await this.database.connection());
     const [items, stats] = await Promise.all([parkedKeys.list(filter, limit), parkedKeys.stats([])]);
-    return { items, byGroup: stats.filter((row) => !filter.group || row.group === filter.group) };
+    return { items: items.filter((item) => visible(item.group)), byGroup: stats.filter((row) => visible(row.group)) };
   }
 
   async purge(actor: string, body: Record<string, unknown>): Promise<PurgeParkedKeyResult> {

@@ -51,8 +51,8 @@ export const deadLettersPage: ConsolePage = {
     if (!inDetail) cell.append(h.el('button', { class: 'link', 'data-action': 'show', onclick: () => showDetail(row.id) }, 'details'));
     if (row.eventId) cell.append(' ', h.el('a', { href: '#/events/' + encodeURIComponent(row.eventId), 'data-action': 'trail' }, 'trail'));
     if (row.status === 'dead') {
-      cell.append(' ', h.el('button', { 'data-action': 'replay', onclick: () => h.change('replay', row, waiting) }, 'Replay'));
-      cell.append(' ', h.el('button', { 'data-action': 'purge', onclick: () => h.change('purge', row, waiting) }, 'Purge'));
+      cell.append(' ', h.el('button', { 'data-action': 'replay', 'data-group': row.group, onclick: () => h.change('replay', row, waiting) }, 'Replay'));
+      cell.append(' ', h.el('button', { 'data-action': 'purge', 'data-group': row.group, onclick: () => h.change('purge', row, waiting) }, 'Purge'));
     }
     return cell;
   }
@@ -75,10 +75,10 @@ export const deadLettersPage: ConsolePage = {
     const head = { id: parked.headDeadLetterId, group: parked.group, key: parked.key };
     const cell = h.el('span', {}, h.el('button', { class: 'link', 'data-action': 'show', onclick: () => showDetail(head.id) }, 'details'));
     if (parked.headStatus === 'dead') {
-      cell.append(' ', h.el('button', { 'data-action': 'replay', onclick: () => h.change('replay', head, parked.parkedEvents) }, 'Replay'));
-      cell.append(' ', h.el('button', { 'data-action': 'release', title: 'purge the dead letter; the events behind it are applied in order', onclick: () => h.change('purge', head, parked.parkedEvents) }, 'Release'));
+      cell.append(' ', h.el('button', { 'data-action': 'replay', 'data-group': parked.group, onclick: () => h.change('replay', head, parked.parkedEvents) }, 'Replay'));
+      cell.append(' ', h.el('button', { 'data-action': 'release', 'data-group': parked.group, title: 'purge the dead letter; the events behind it are applied in order', onclick: () => h.change('purge', head, parked.parkedEvents) }, 'Release'));
     }
-    cell.append(' ', h.el('button', { 'data-action': 'purge-key', onclick: () => purgeKey(parked) }, 'Purge key'));
+    cell.append(' ', h.el('button', { 'data-action': 'purge-key', 'data-group': parked.group, onclick: () => purgeKey(parked) }, 'Purge key'));
     return cell;
   }
 

@@ -34,7 +34,7 @@ export const eventTrailPage: ConsolePage = {
       h.el('span', { class: 'when' }, h.time(entry.at)),
       h.el('span', { class: 'step' }, entry.step),
       entry.summary,
-      replayable ? [' ', h.el('button', { 'data-action': 'replay', onclick: () => h.change('replay', { id: entry.deadLetterId, group: entry.group }) }, 'Replay')] : null,
+      replayable ? [' ', h.el('button', { 'data-action': 'replay', 'data-group': entry.group, onclick: () => h.change('replay', { id: entry.deadLetterId, group: entry.group }) }, 'Replay')] : null,
       entry.deadLetterId ? [' ', h.el('a', { href: '#/dead-letters/' + encodeURIComponent(entry.group) }, 'dead letters')] : null,
       entry.detail.sagaId ? [' ', h.el('a', { href: '#/sagas/' + entry.detail.sagaId, 'data-link': 'saga' }, 'saga')] : null,
       entry.detail.endpointId ? [' ', h.el('a', { href: '#/webhooks/' + entry.detail.endpointId, 'data-link': 'deliveries' }, 'deliveries')] : null,

@@ -60,10 +60,10 @@ export const sagasPage: ConsolePage = {
     if (!inDetail) cell.append(h.el('a', { href: '#/sagas/' + saga.id, 'data-action': 'show' }, 'details'));
     cell.append(' ', h.el('a', { href: '#/events/' + encodeURIComponent(saga.startEventId), 'data-action': 'trail' }, 'trail'));
     if (saga.state === 'failed' && !saga.deadline)
-      cell.append(' ', h.el('button', { 'data-action': 'retry', onclick: () => retry(saga) }, 'Retry'));
+      cell.append(' ', h.el('button', { 'data-action': 'retry', 'data-group': 'fulfilment', onclick: () => retry(saga) }, 'Retry'));
     if (saga.state === 'running' && !saga.cancellation) {
       if (inDetail) cell.append(' ', h.el('input', { id: 'saga-cancel-reason', size: '28', maxlength: '500', placeholder: 'reason (optional)' }));
-      cell.append(' ', h.el('button', { 'data-action': 'cancel', onclick: () => cancel(saga) }, 'Cancel saga'));
+      cell.append(' ', h.el('button', { 'data-action': 'cancel', 'data-group': 'fulfilment', onclick: () => cancel(saga) }, 'Cancel saga'));
     }
     return cell;
   }

@@ -13,7 +13,7 @@ export const webhookEndpointsPage: ConsolePage = {
 <section>
   <h2>Outbound webhook endpoints</h2>
   <div id="wh-endpoints"></div>
-  <details id="wh-add-box"><summary>Add an endpoint</summary>
+  <details id="wh-add-box" data-action="create"><summary>Add an endpoint</summary>
     <form id="wh-add" class="filters">
       <label>URL <input id="wh-url" size="30" maxlength="2000" required placeholder="https://example.com/hooks"></label>
       <label>Event types <input id="wh-types" size="24" maxlength="2000" required placeholder="shop.order.*, shop.order.paid.v1"></label>
@@ -34,7 +34,7 @@ export const webhookEndpointsPage: ConsolePage = {
     <label>Status <select id="wh-status"><option value="">any</option><option value="pending">pending</option>
       <option value="sending">sending</option><option value="delivered">delivered</option><option value="failed">failed</option></select></label>
     <span id="wh-delivery-count"></span>
-    <form id="wh-replay" class="filters"><label>Replay the deliveries created since
+    <form id="wh-replay" class="filters" data-action="replay-since" data-group="webhooks"><label>Replay the deliveries created since
       <input id="wh-since" size="20" maxlength="40" value="24h" required placeholder="ISO time, 30m, 6h or 2d"></label>
       <button type="submit">Dry run, then replay…</button></form>
   </div>
@@ -76,10 +76,10 @@ export const webhookEndpointsPage: ConsolePage = {
     return h.el('span', {},
       h.el('a', { href: '#/webhooks/' + endpoint.id, 'data-action': 'deliveries' }, 'deliveries'), ' ',
       endpoint.state === 'enabled'
-        ? h.el('button', { 'data-action': 'disable', onclick: () => change('Disable endpoint ' + endpoint.url + '? Its ' + waiting
+        ? h.el('button', { 'data-action': 'disable', 'data-group': 'webhooks', onclick: () => change('Disable endpoint ' + endpoint.url + '? Its ' + waiting
             + ' queued deliveries and any new ones wait until it is enabled again; nothing is dropped.', base(endpoint.id) + '/disable', {},
             () => h.flash('Disabled ' + endpoint.url)) }, 'Disable')
-        : h.el('button', { 'data-action': 'enable', onclick: () => change('Enable endpoint ' + endpoint.url + '? The ' + endpoint.queue.pending
+        : h.el('button', { 'data-action': 'enable', 'data-group': 'webhooks', onclick: () => change('Enable endpoint ' + endpoint.url + '? The ' + endpoint.queue.pending
             + ' deliveries waiting for it are sent at once.', base(endpoint.id) + '/enable', {}, () => h.flash('Enabled ' + endpoint.url)) }, 'Enable'),
       ' ', h.el('button', { 'data-action': 'rotate', onclick: () => change('Rotate the signing secret of ' + endpoint.url + '? A new secret '
         + 'signs from now on; the current one keeps signing beside it for 24 hours, then stops. The new secret is shown once.',
@@ -108,13 +108,13 @@ export const webhookEndpointsPage: ConsolePage = {
     cell.append(h.el('a', { href: '#/events/' + encodeURIComponent(delivery.eventId), 'data-action': 'trail' }, 'trail'));
     const waits = delivery.state === 'pending' && delivery.nextAttemptAt && new Date(delivery.nextAttemptAt).getTime() > Date.now();
     if (waits && view.endpoint.state === 'enabled')
-      cell.append(' ', h.el('button', { 'data-action': 'retry', onclick: () => change('Send delivery ' + delivery.id + ' (' + delivery.eventType + ') to '
+      cell.append(' ', h.el('button', { 'data-action': 'retry', 'data-group': 'webhooks', onclick: () => change('Send delivery ' + delivery.id + ' (' + delivery.eventType + ') to '
         + view.endpoint.url + ' now, instead of at its next attempt (' + h.ago(delivery.nextAttemptAt) + ')? Its ' + delivery.attempts
         + ' attempt(s) so far count, and the retry schedule goes on from there.',
         base(view.endpoint.id) + '/deliveries/' + delivery.id + '/retry', {},
         () => h.flash('Delivery ' + delivery.id + ' is due now: the next free worker sends it')) }, 'Send now'));
     if (delivery.state === 'delivered' || delivery.state === 'failed')
-      cell.append(' ', h.el('button', { 'data-action': 'replay', onclick: () => change('Send delivery ' + delivery.id + ' (' + delivery.eventType + ') to '
+      cell.append(' ', h.el('button', { 'data-action': 'replay', 'data-group': 'webhooks', onclick: () => change('Send delivery ' + delivery.id + ' (' + delivery.eventType + ') to '
         + view.endpoint.url + ' again? It gets a fresh attempt schedule and the same webhook-id (' + delivery.eventId + '), so a receiver that dedupes sees it once.',
         base(view.endpoint.id) + '/deliveries/' + delivery.id + '/replay', {},
         (result) => h.flash(result.replayed.length ? 'Delivery ' + delivery.id + ' queued again' : 'Nothing changed: delivery ' + delivery.id + ' is already queued', !result.replayed.length)) }, 'Replay'));

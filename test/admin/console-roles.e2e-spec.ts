@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { Browser, chromium, Page } from 'playwright-core';
+import { Ingress, startIngress } from '../ingress/ingress-harness';
+
+const ADMIN_TOKEN = 'admin-token-for-the-console-roles-test';
+
+/** The console offers only what the signed-in token may do; the API refuses the rest anyway. */
+describe('operator console in headless Chromium with a viewer and with a team operator', () => {
+  let ingress: Ingress;
+  let browser: Browser;
+  let page: Page;
+  const letters = { ledger: randomUUID(), payments: randomUUID() };
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    [ingress, browser] = await Promise.all([
+      startIngress({ ADMIN_TOKEN, OPS_SAMPLE_INTERVAL_MS: '0' }),
+      chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      }),
+    ]);
+    for (const [group, id] of Object.entries(letters))
+      await ingress.query(
+        `INSERT INTO dead_letters (id, "group", event_id, type, key, original_topic, original_partition,
+           original_offset, replay_topic, payload, headers, error_class, error_message, attempts, dead_at)
+         VALUES ($1, $2, $3, 'shop.order.placed.v1', 'ord_1', 'shop.orders', 0, 7, $4, '{}', '{}', 'Poison',
+           'no account', 1, now())`,
+        [id, group, `evt_${group}`, `${group}.replay`],
+      );
+    for (const [name, fields] of Object.entries({
+      viewer: { role: 'viewer' },
+      ledger: { role: 'operator', groups: ['ledger'] },
+      status: { role: 'status' },
+    })) {
+      const response = await fetch(`${ingress.adminUrl}/admin/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `console-${name}`, ...fields }),
+      });
+      tokens[name] = ((await response.json()) as { token: string }).token;
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await ingress?.close();
+  });
+
+  async function signIn(token: string) {
+    await page?.close();
+    page = await browser.newPage();
+    await page.goto(`${ingress.adminUrl}/admin`);
+    await page.fill('#token', token);
+    await page.fill('#operator', 'ada');
+    await page.click('#login button[type=submit]');
+  }
+
+  /** The dead-letter rows on screen, each with the actions it offers. */
+  async function deadLetterRows(count: number) {
+    await page.click('nav a[data-page=dead-letters]');
+    await page
+      .locator('#dead-letters tr[data-id]')
+      .nth(count - 1)
+      .waitFor();
+    return page.locator('#dead-letters tr[data-id]').evaluateAll((rows) =>
+      rows.map((row) => ({
+        id: row.getAttribute('data-id'),
+        actions: [...row.querySelectorAll('button[data-action]')]
+          .filter((button) => (button as unknown as { offsetParent: unknown }).offsetParent !== null)
+          .map((button) => button.getAttribute('data-action')),
+      })),
+    );
+  }
+
+  it('shows a viewer who it is, every dead letter, and no action that changes anything', async () => {
+    await signIn(tokens.viewer);
+    await page.locator('#who', { hasText: 'signed in as console-viewer (ada) · viewer' }).waitFor();
+    const rows = await deadLetterRows(2);
+    expect(rows.map((row) => row.id).sort()).toEqual(Object.values(letters).sort());
+    for (const row of rows) expect(row.actions).toEqual(['show']);
+    await page.click('nav a[data-page=webhooks]');
+    await page.locator('.page[data-page="webhooks"]:not([hidden])').waitFor();
+    expect(await page.locator('#wh-add-box').isVisible()).toBe(false);
+  });
+
+  it("offers a team operator its own group's replay, not the admin's purge, and nothing of other groups", async () => {
+    await signIn(tokens.ledger);
+    await page.locator('#who', { hasText: 'signed in as console-ledger (ada) · operator of ledger' }).waitFor();
+    const rows = await deadLetterRows(1);
+    expect(rows).toEqual([{ id: letters.ledger, actions: ['show', 'replay'] }]);
+  });
+
+  it('sends a status token back to the sign-in form, saying why', async () => {
+    await signIn(tokens.status);
+    await page.locator('#login-error', { hasText: 'This token may not open the console' }).waitFor();
+    expect(await page.isHidden('#app')).toBe(true);
+  });
+});
