@@ -57,6 +57,8 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
       'src/find-agent-task.ts',
     ],
   },
+  webhook_customers: { package: 'libs/webhooks', files: [] },
+  customer_tokens: { package: 'libs/webhooks', files: [] },
   webhook_endpoints: {
     package: 'libs/webhooks',
     files: [

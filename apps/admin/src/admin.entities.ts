@@ -2,7 +2,12 @@ import { OperatorAuditEntity } from '@app/audit/entities';
 import { DeadLetterEntity, ParkedKeyEntity } from '@app/dead-letters/entities';
 import { JobHeartbeatEntity, JobScheduleEntity } from '@app/jobs/entities';
 import { SourceRejectionEntity } from '@app/rejections/entities';
-import { WebhookEndpointEntity, WebhookEndpointSecretEntity } from '@app/webhooks/entities';
+import {
+  CustomerTokenEntity,
+  WebhookCustomerEntity,
+  WebhookEndpointEntity,
+  WebhookEndpointSecretEntity,
+} from '@app/webhooks/entities';
 import { OpsSampleEntity } from './charts/ops-sample.entity';
 
 /**
@@ -14,6 +19,8 @@ export const ADMIN_ENTITIES = [
   OpsSampleEntity,
   JobHeartbeatEntity,
   JobScheduleEntity,
+  WebhookCustomerEntity,
+  CustomerTokenEntity,
   WebhookEndpointEntity,
   WebhookEndpointSecretEntity,
   OperatorAuditEntity,

@@ -3,6 +3,7 @@ import type { ConsumerService } from '../consumer-service';
 import {
   WebhookDeliveryAttemptEntity,
   WebhookDeliveryEntity,
+  WebhookCustomerEntity,
   WebhookEndpointEntity,
   WebhookEndpointSecretEntity,
 } from '@app/webhooks/entities';
@@ -29,6 +30,12 @@ export const WEBHOOKS_SERVICE: ConsumerService<WebhookDeliveryEnv> = {
   topicsFrom(config: WebhookDeliveryEnv) {
     return config.OUTBOUND_WEBHOOKS_TOPICS;
   },
-  entities: [WebhookEndpointEntity, WebhookEndpointSecretEntity, WebhookDeliveryEntity, WebhookDeliveryAttemptEntity],
+  entities: [
+    WebhookCustomerEntity,
+    WebhookEndpointEntity,
+    WebhookEndpointSecretEntity,
+    WebhookDeliveryEntity,
+    WebhookDeliveryAttemptEntity,
+  ],
   owner: { team: 'platform', contact: 'platform@example.com' },
 };

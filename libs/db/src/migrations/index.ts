@@ -26,6 +26,7 @@ import { WebhookDueInOrderIndex1764635000002 } from './1764635000002-WebhookDueI
 import { TaskTablesOneShape1764650000001 } from './1764650000001-TaskTablesOneShape';
 import { WebhookDeliveryTraceparent1764660000001 } from './1764660000001-WebhookDeliveryTraceparent';
 import { OperatorTokens1764670000001 } from './1764670000001-OperatorTokens';
+import { WebhookCustomers1764680000001 } from './1764680000001-WebhookCustomers';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   TaskTablesOneShape1764650000001,
   WebhookDeliveryTraceparent1764660000001,
   OperatorTokens1764670000001,
+  WebhookCustomers1764680000001,
 ];

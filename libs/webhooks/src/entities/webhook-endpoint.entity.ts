@@ -1,5 +1,6 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { EndpointState } from '../webhook-states';
+import { WebhookCustomerEntity } from './webhook-customer.entity';
 
 /**
  * A subscriber's URL and what it wants: event-type filters (exact, or a prefix ending in `.*`), whether deliveries
@@ -7,9 +8,23 @@ import { EndpointState } from '../webhook-states';
  * after failing every attempt for a configured period; a disabled endpoint's deliveries wait for it to be enabled.
  */
 @Entity('webhook_endpoints')
+@Index('ix_webhook_endpoints_customer', ['customerId'], { where: 'customer_id IS NOT NULL' })
+@Index('ix_webhook_endpoints_operator', ['id'], { where: 'customer_id IS NULL' })
 export class WebhookEndpointEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_webhook_endpoints' })
   id: string;
+
+  /** The customer whose events it receives; null: the operator's, which receives every customer's. */
+  @Column('uuid', { name: 'customer_id', nullable: true })
+  customerId: string | null;
+
+  @ManyToOne(() => WebhookCustomerEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'customer_id', foreignKeyConstraintName: 'fk_webhook_endpoints_customer' })
+  customer?: WebhookCustomerEntity;
+
+  /** Conditions on the event's data, all of which must hold (`[{path: '/shop/region', equals: 'eu'}]`); null: none. */
+  @Column('jsonb', { name: 'payload_filters', nullable: true })
+  payloadFilters: Array<{ path: string; equals: string | number | boolean | null }> | null;
 
   @Column('varchar', { length: 2000 })
   url: string;
