@@ -36,10 +36,11 @@ module.exports = {
       name: 'ingress-imports-operator-plane',
       comment:
         'The ingress answers senders and producers only: the operator plane (the admin app) owns replays, purges, ' +
-        'the audit, event trails, operator tokens, outbound endpoint checks and every Kafka client.',
+        'the audit, event trails, issuing tokens, outbound endpoint checks and every Kafka client. Authenticating a ' +
+        'bearer (libs/access) is not the operator plane: the status URL checks tokens too.',
       severity: 'error',
       from: { path: '^apps/ingress/' },
-      to: { path: '^libs/(access|audit|dead-letters|trail|ssrf-guard|kafka)/' },
+      to: { path: '^libs/(audit|dead-letters|trail|ssrf-guard|kafka)/' },
     },
     {
       name: 'app-imports-outside',

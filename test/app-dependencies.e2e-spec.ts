@@ -152,7 +152,13 @@ describe('apps that start before what they need', () => {
       const port = await freePort();
       const ingress = AppProcess.start(
         'ingress',
-        cleanEnv({ DATABASE_URL: url, HOOKRAIL_SOURCES: sources, ADMIN_TOKEN: 'a'.repeat(32), PORT: String(port) }),
+        cleanEnv({
+          DATABASE_URL: url,
+          HOOKRAIL_SOURCES: sources,
+          ADMIN_TOKEN: 'a'.repeat(32),
+          PRODUCER_TOKENS: 'p'.repeat(32),
+          PORT: String(port),
+        }),
       );
       started.push(ingress);
       await ingress.waitForLog('ingress started');
@@ -162,7 +168,10 @@ describe('apps that start before what they need', () => {
       const ready = await readyz(port);
       expect(ready?.status).toBe(503);
       expect(ready?.body.message).toMatch(/the database is not migrated \(missing .*\): run npm run db:migrate/);
-      const accepted = await fetch(`http://127.0.0.1:${port}/events/00000000-0000-4000-8000-000000000000`);
+      // A producer token is checked in memory: the read then reaches the unmigrated database.
+      const accepted = await fetch(`http://127.0.0.1:${port}/events/00000000-0000-4000-8000-000000000000`, {
+        headers: { authorization: `Bearer ${'p'.repeat(32)}` },
+      });
       expect(accepted.status).toBe(503);
       expect(await accepted.json()).toMatchObject({ error: 'not_migrated' });
     },

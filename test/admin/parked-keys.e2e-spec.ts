@@ -59,7 +59,9 @@ describe('parked keys through the ingress: GET /events/:id, /admin/parked-keys a
     const eventId = accepted.body.id as string;
     const { events, head } = await parkKey('ord-park', eventId);
 
-    const status = (await (await fetch(`${ingress.url}/events/${eventId}`)).json()) as { groups: unknown[] };
+    const status = (await (
+      await fetch(`${ingress.url}/events/${eventId}`, { headers: await ingress.viewer() })
+    ).json()) as { groups: unknown[] };
     expect(status.groups).toEqual([
       expect.objectContaining({
         group: scenario.group,
@@ -114,7 +116,9 @@ describe('parked keys through the ingress: GET /events/:id, /admin/parked-keys a
     expect(confirmed).toMatchObject({ status: 200, body: { purged: [head.id] } });
     await waitFor(async () => (await scenario.parkedKey('ord-park')) === undefined, { what: 'ord-park released' });
     expect(await scenario.effects('ord-park')).toEqual([events[1].id, events[2].id]);
-    const after = (await (await fetch(`${ingress.url}/events/${eventId}`)).json()) as { groups: unknown[] };
+    const after = (await (
+      await fetch(`${ingress.url}/events/${eventId}`, { headers: await ingress.viewer() })
+    ).json()) as { groups: unknown[] };
     expect(after.groups).toEqual([expect.objectContaining({ group: scenario.group, status: 'processed' })]);
   });
 

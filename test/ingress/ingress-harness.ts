@@ -10,6 +10,7 @@ import { createAdminApp } from '../../apps/admin/src/admin.app';
 import { AdminEnv } from '../../apps/admin/src/config/admin.env';
 import { IngressEnv } from '../../apps/ingress/src/config/ingress.env';
 import { createIngressApp } from '../../apps/ingress/src/ingress.app';
+import { bearer, issueTestToken } from './status-tokens';
 
 /** Secrets made fresh for each run: two per source, so rotation can be tested. */
 export const secrets = {
@@ -54,6 +55,8 @@ export interface Ingress {
   /** Runs SQL against the ingress's own test database. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   count(table: 'inbound_events' | 'outbox'): Promise<number>;
+  /** `Authorization` of a viewer token on this database (issued once): reads any event's full status. */
+  viewer(): Promise<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -90,6 +93,7 @@ export async function startIngress(
   const client = new Client({ connectionString: database.url });
   await client.connect();
   const query = async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[];
+  let viewer: Promise<Record<string, string>> | undefined;
   return {
     url: await urlOf(app),
     app,
@@ -98,6 +102,7 @@ export async function startIngress(
     database,
     query,
     count: async (table) => Number((await query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0].n),
+    viewer: () => (viewer ??= issueTestToken(database.url, { role: 'viewer', name: 'test-viewer' }).then(bearer)),
     close: async () => {
       await Promise.all([app.close(), admin.close()]);
       await client.end();

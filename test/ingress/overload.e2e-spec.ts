@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { IngressProcess, orderData, post, secrets, startIngressProcess } from './ingress-harness';
 import { standardHeaders } from './signing';
+import { bearer, issueTestToken } from './status-tokens';
 
 /** One signed delivery of the `shop` source, with its sender id. */
 function delivery(id = `msg_${randomBytes(6).toString('hex')}`) {
@@ -106,12 +107,14 @@ describe('the ingress under a burst (a real ingress process)', () => {
     const warm = delivery();
     const accepted = await post(`${ingress.url}/webhooks/shop`, warm.body, warm.headers());
     expect(accepted.status).toBe(202);
+    const viewer = bearer(await issueTestToken(ingress.database.url, { role: 'viewer' }));
     const lock = await lockInboundEvents(ingress.database.url);
     try {
-      // The one connection waits on the lock; a status read waits for the connection past the connect timeout.
+      // The one connection waits on the lock; a status read (its token check first) waits for the connection past
+      // the connect timeout.
       const stuck = delivery();
       const stuckAnswer = post(`${ingress.url}/webhooks/shop`, stuck.body, stuck.headers());
-      const status = await fetch(`${ingress.url}/events/${String(accepted.body.id)}`);
+      const status = await fetch(`${ingress.url}/events/${String(accepted.body.id)}`, { headers: viewer });
       expect(status.status).toBe(503);
       expect(await status.json()).toMatchObject({ error: 'overloaded', reason: 'pool_timeout' });
       await lock.release();

@@ -23,8 +23,9 @@ describe('GET /events/:id, /readyz and /metrics', () => {
       standardHeaders(secrets.standard[0], randomUUID(), payload),
     );
     const statusUrl = `${ingress.url}${accepted.body.status_url}`;
+    const read = async () => fetch(statusUrl, { headers: await ingress.viewer() });
 
-    const before = await (await fetch(statusUrl)).json();
+    const before = await (await read()).json();
     expect(before).toMatchObject({
       id: accepted.body.id,
       source: 'shop',
@@ -37,7 +38,7 @@ describe('GET /events/:id, /readyz and /metrics', () => {
     await ingress.query(`UPDATE outbox SET parked_at = now(), last_error = 'MESSAGE_TOO_LARGE' WHERE event_id = $1`, [
       accepted.body.id,
     ]);
-    expect(await (await fetch(statusUrl)).json()).toMatchObject({
+    expect(await (await read()).json()).toMatchObject({
       status: 'parked',
       publishError: 'MESSAGE_TOO_LARGE',
     });
@@ -45,7 +46,7 @@ describe('GET /events/:id, /readyz and /metrics', () => {
     await ingress.query('UPDATE outbox SET parked_at = NULL, published_at = now() WHERE event_id = $1', [
       accepted.body.id,
     ]);
-    const after = await (await fetch(statusUrl)).json();
+    const after = await (await read()).json();
     expect(after).toMatchObject({ status: 'published', publishedAt: expect.any(String), groups: [] });
 
     // What the consumer runtime records: processed for one group, dead for another.
@@ -54,15 +55,15 @@ describe('GET /events/:id, /readyz and /metrics', () => {
       `INSERT INTO consumer_event_status ("group", event_id, status, attempts, last_error) VALUES ('notifier', $1, 'dead', 5, 'provider rejected the address')`,
       [accepted.body.id],
     );
-    const { groups } = (await (await fetch(statusUrl)).json()) as { groups: unknown[] };
-    const task = (await (await fetch(statusUrl)).json()) as { agentTask?: unknown };
+    const { groups } = (await (await read()).json()) as { groups: unknown[] };
+    const task = (await (await read()).json()) as { agentTask?: unknown };
     expect(task.agentTask).toBeUndefined();
     await ingress.query(
       `INSERT INTO agent_tasks (event_id, event_type, event, source_topic, source_partition, source_offset, state, attempts, last_error_class, last_error)
        VALUES ($1, 'shop.order.placed.v1', '{}', 'shop.orders', 0, '7', 'failed', 2, 'ModelTimeout', 'no answer in 30 s')`,
       [accepted.body.id],
     );
-    expect(((await (await fetch(statusUrl)).json()) as { agentTask?: unknown }).agentTask).toMatchObject({
+    expect(((await (await read()).json()) as { agentTask?: unknown }).agentTask).toMatchObject({
       state: 'failed',
       attempts: 2,
       lastError: 'ModelTimeout: no answer in 30 s',
@@ -80,10 +81,11 @@ describe('GET /events/:id, /readyz and /metrics', () => {
   });
 
   it('404 for an unknown id and 400 for something that is not an id', async () => {
-    const unknown = await fetch(`${ingress.url}/events/${randomUUID()}`);
+    const headers = await ingress.viewer();
+    const unknown = await fetch(`${ingress.url}/events/${randomUUID()}`, { headers });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: 'not_found' });
-    const malformed = await fetch(`${ingress.url}/events/not-a-uuid`);
+    const malformed = await fetch(`${ingress.url}/events/not-a-uuid`, { headers });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toEqual({
       error: 'malformed_request',

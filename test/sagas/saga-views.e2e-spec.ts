@@ -22,38 +22,11 @@ import { hookrailInProcess } from '../cli/hookrail-in-process';
 import { ORDER_FULFILMENT, orderFulfilmentSaga } from '../../apps/consumers/src/fulfilment/order-fulfilment.saga';
 import { Ingress, orderData, post, secrets, startIngress } from '../ingress/ingress-harness';
 import { standardHeaders } from '../ingress/signing';
+import { openStream } from '../ingress/sse-client';
 
 /** A response's JSON body, for assertions. */
 async function json(response: Response | Promise<Response>): Promise<any> {
   return (await response).json();
-}
-
-/** Reads SSE frames (event name, id, data) from a live stream until closed. */
-function openStream(url: string) {
-  const frames: Array<{ event: string; id: string; data: Record<string, any> }> = [];
-  const controller = new AbortController();
-  const done = (async () => {
-    const response = await fetch(url, { signal: controller.signal });
-    const reader = response.body!.getReader();
-    let buffer = '';
-    for (;;) {
-      const { value, done: ended } = await reader.read();
-      if (ended) return;
-      buffer += Buffer.from(value).toString('utf8');
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const id = /^id: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && id && data) frames.push({ event, id, data: JSON.parse(data) });
-      }
-    }
-  })().catch((error: Error) => {
-    if (error.name !== 'AbortError') throw error;
-  });
-  return { frames, close: () => controller.abort(), done };
 }
 
 describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and `hookrail sagas`', () => {
@@ -138,7 +111,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
 
   it('shows the saga of an order event, and streams each transition as it happens', async () => {
     const { eventId, sagaId } = await startSaga('ord-view-1');
-    const stream = openStream(`${ingress.url}/events/${eventId}/stream`);
+    const stream = openStream(`${ingress.url}/events/${eventId}/stream`, await ingress.viewer());
     await waitFor(() => stream.frames.some((frame) => frame.event === 'status'), { what: 'the first status frame' });
     await move((tx) => coordinator.reply(tx, reply(sagaId, INVENTORY_STOCK_RESERVED_V1, { orderId: 'ord-view-1' })));
     await waitFor(() => stream.frames.filter((frame) => frame.event === 'saga').length === 2, {
@@ -166,7 +139,7 @@ describe('sagas for operators: GET /events/:id, the SSE stream, /admin/sagas and
     const ids = stream.frames.map((frame) => Number(frame.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
 
-    const status = await json(fetch(`${ingress.url}/events/${eventId}`));
+    const status = await json(fetch(`${ingress.url}/events/${eventId}`, { headers: await ingress.viewer() }));
     expect(status.saga).toMatchObject({
       id: sagaId,
       type: ORDER_FULFILMENT,

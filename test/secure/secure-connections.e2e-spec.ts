@@ -16,6 +16,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { orderData, post } from '../ingress/ingress-harness';
 import { standardHeaders } from '../ingress/signing';
+import { bearer } from '../ingress/status-tokens';
 
 const bin = path.resolve(__dirname, '../../bin/hookrail');
 
@@ -148,11 +149,17 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program) and Po
       return String(answer.body.id);
     };
     const applied = await send('ord_secure_1', 'EUR');
+    // A viewer token, made as an operator makes one, reads the event's status.
+    const viewer = bearer(
+      JSON.parse((await hookrail('tokens', 'create', 'secure-viewer', '--role', 'viewer', '--json')).stdout).token,
+    );
     const poison = await send('ord_secure_2', 'USD');
 
     await waitFor(
       async () => {
-        const status = (await (await fetch(`http://127.0.0.1:${port}/events/${applied}`)).json()) as {
+        const status = (await (
+          await fetch(`http://127.0.0.1:${port}/events/${applied}`, { headers: viewer })
+        ).json()) as {
           groups?: Array<{ status: string }>;
         };
         const processed = (status.groups ?? []).filter((group) => group.status === 'processed');

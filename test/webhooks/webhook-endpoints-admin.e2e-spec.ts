@@ -405,16 +405,18 @@ describe('/admin/webhook-endpoints (real ingress and Postgres)', () => {
     );
     expect(accepted.status).toBe(202);
     const eventId = accepted.body.id as string;
-    expect((await (await fetch(`${ingress.url}/events/${eventId}`)).json()) as object).not.toHaveProperty(
-      'webhookDeliveries',
-    );
+    expect(
+      (await (await fetch(`${ingress.url}/events/${eventId}`, { headers: await ingress.viewer() })).json()) as object,
+    ).not.toHaveProperty('webhookDeliveries');
     await ingress.query(
       `INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, ordering_key, payload,
                                        source_topic, source_partition, source_offset, state, attempts, last_status, last_error)
        VALUES ($1, $2, 'shop.order.placed.v1', '/webhooks/shop', now(), 'ord_1', '{}', 'shop.orders', 0, '7', 'pending', 2, 503, 'HTTP 503')`,
       [endpointId, eventId],
     );
-    const status = (await (await fetch(`${ingress.url}/events/${eventId}`)).json()) as Record<string, unknown>;
+    const status = (await (
+      await fetch(`${ingress.url}/events/${eventId}`, { headers: await ingress.viewer() })
+    ).json()) as Record<string, unknown>;
     expect(status.webhookDeliveries).toEqual([
       {
         endpointId,

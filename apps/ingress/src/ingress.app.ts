@@ -42,6 +42,8 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
       bodyParser: false,
     },
   );
+  if (config.EVENT_STATUS_ACCESS === 'public')
+    logger.warn('EVENT_STATUS_ACCESS=public: anyone with an event id reads its full status, without a token');
   const metrics = app.get(IngressMetrics);
   // Admission: a delivery the ingress could not commit in time is shed before its body is read or its signature
   // checked (Envoy's overload manager: a fast 503, never an unbounded queue).

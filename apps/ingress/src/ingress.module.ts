@@ -1,5 +1,6 @@
+import { AccessTokens, OperatorTokensRepository } from '@app/access';
 import { AgentTaskStatusRepository } from '@app/agent-tasks';
-import { DatabaseModule } from '@app/db';
+import { Database, DatabaseModule } from '@app/db';
 import { InboundEventRepository } from '@app/inbound-events';
 import { WebhookDeliveryStatusRepository } from '@app/webhooks';
 import { LoggerModule } from '@app/logger';
@@ -11,6 +12,7 @@ import { IngressEnv } from './config/ingress.env';
 import { EventsController } from './events/events.controller';
 import { GROUP_COMMIT_SETTINGS, GroupCommitSettings, GroupCommitWriter } from './events/group-commit.writer';
 import { outboxNotifierProvider } from './events/outbox-notifier.provider';
+import { STATUS_ACCESS_SETTINGS, StatusAccessSettings, StatusReaders } from './events/status-access/status-readers';
 import { CloudEventTopics } from './events/topic-routing';
 import { AcceptCloudEventUseCase } from './events/usecases/accept-cloudevent/accept-cloudevent.usecase';
 import { ProducerTokens } from './events/usecases/accept-cloudevent/producer-auth';
@@ -50,6 +52,21 @@ export class IngressModule {
         { provide: SourceRegistry, useValue: sources },
         { provide: ProducerTokens, useValue: new ProducerTokens(config.PRODUCER_TOKENS) },
         { provide: CloudEventTopics, useValue: new CloudEventTopics(config.KAFKA_NAMESPACE) },
+        {
+          provide: STATUS_ACCESS_SETTINGS,
+          useValue: {
+            mode: config.EVENT_STATUS_ACCESS,
+            recheckMs: config.EVENT_STATUS_RECHECK_MS,
+          } satisfies StatusAccessSettings,
+        },
+        // Stored tokens only: the ingress has no bootstrap (ADMIN_TOKEN) token.
+        {
+          provide: AccessTokens,
+          inject: [Database],
+          useFactory: (database: Database) =>
+            new AccessTokens(undefined, new OperatorTokensRepository(database.dataSource)),
+        },
+        StatusReaders,
         { provide: APP_FILTER, useClass: ProblemFilter },
         {
           provide: BACKPRESSURE_SETTINGS,

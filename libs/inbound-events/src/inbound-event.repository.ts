@@ -154,9 +154,22 @@ export class InboundEventRepository {
     return deleted;
   }
 
-  async findById(manager: EntityManager, id: string): Promise<InboundEventRow | undefined> {
-    const rows: Array<{ id: string; source: string; type: string; aggregate_id: string; received_at: Date }> =
-      await manager.query(`SELECT id, source, type, aggregate_id, received_at FROM inbound_events WHERE id = $1`, [id]);
+  /** The event with how it was authenticated (`scheme`: the webhook's signature scheme, or `cloudevents`). */
+  async findById(
+    manager: EntityManager,
+    id: string,
+  ): Promise<(InboundEventRow & { scheme: string | null }) | undefined> {
+    const rows: Array<{
+      id: string;
+      source: string;
+      type: string;
+      aggregate_id: string;
+      received_at: Date;
+      scheme: string | null;
+    }> = await manager.query(
+      `SELECT id, source, type, aggregate_id, received_at, scheme FROM inbound_events WHERE id = $1`,
+      [id],
+    );
     const row = rows[0];
     return (
       row && {
@@ -165,6 +178,7 @@ export class InboundEventRepository {
         type: row.type,
         aggregateId: row.aggregate_id,
         receivedAt: row.received_at,
+        scheme: row.scheme,
       }
     );
   }

@@ -1,6 +1,9 @@
 import { BaseEnv, Secret } from '@app/config';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+
+export const EVENT_STATUS_ACCESS_MODES = ['token', 'public'] as const;
+export type EventStatusAccess = (typeof EVENT_STATUS_ACCESS_MODES)[number];
 
 /**
  * The ingress's configuration; read from the environment once, in main.ts. It serves senders and producers only: the
@@ -39,6 +42,20 @@ export class IngressEnv extends BaseEnv {
   @IsArray()
   @MinLength(16, { each: true, message: 'each token must be at least 16 characters' })
   PRODUCER_TOKENS: string[] = [];
+
+  /**
+   * Who reads `GET /events/:id` and its stream: `token` (a producer, status or operator token, see docs/intake.md) or
+   * `public` (anyone with the id, full view; logged as a warning at start).
+   */
+  @IsIn(EVENT_STATUS_ACCESS_MODES, { message: `must be one of ${EVENT_STATUS_ACCESS_MODES.join(', ')}` })
+  EVENT_STATUS_ACCESS: EventStatusAccess = 'token';
+
+  /** How often an open status stream checks its token again, in milliseconds; a revoked or expired one ends it. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  EVENT_STATUS_RECHECK_MS = 5_000;
 
   /**
    * Rejected deliveries kept per source, newest first, for the admin app's `/admin/sources`, the console's Sources

@@ -9,7 +9,7 @@ import { receivedHeaders } from '../../received-headers';
 import { receiveSpan, traceExtensions } from '../../trace-context';
 import { CloudEventTopics } from '../../topic-routing';
 import { RecordEventResult, RecordEventUseCase } from '../record-event/record-event.usecase';
-import { ProducerTokens } from './producer-auth';
+import { CLOUDEVENTS_SCHEME, ProducerTokens } from './producer-auth';
 
 export interface AcceptCloudEventCommand {
   authorization: string | undefined;
@@ -82,7 +82,7 @@ export class AcceptCloudEventUseCase {
       data: event.data ?? null,
       time: event.time,
       extensions,
-      scheme: 'cloudevents',
+      scheme: CLOUDEVENTS_SCHEME,
       headers: receivedHeaders(command.headers),
     });
     return { ...result, source };

@@ -1,58 +1,24 @@
 import { AgentTaskStatusRepository } from '@app/agent-tasks';
 import { findGroupStatuses } from '@app/consumer-runtime';
 import { Database, managerRows } from '@app/db';
-import { InboundEventRepository } from '@app/inbound-events';
+import { InboundEventRepository, InboundEventRow } from '@app/inbound-events';
 import { OutboxRepository } from '@app/outbox';
 import { SagaViews } from '@app/saga';
 import { WebhookDeliveryStatusRepository } from '@app/webhooks';
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { malformed, notFound } from '@app/http';
-import { EventSagaView, toEventSagaView } from '../../event-saga.view';
+import { toEventSagaView } from '../../event-saga.view';
+import { EventStatus, EventStatusView, limitToGroups, toSenderStatus } from '../../event-status.view';
+import { StatusReader, statusViewFor } from '../../status-access/status-access';
+import { StatusReaders } from '../../status-access/status-readers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface EventStatus {
-  id: string;
-  source: string;
-  type: string;
-  aggregateId: string;
-  receivedAt: string;
-  /**
-   * accepted: committed, not yet on Kafka; published: the broker acknowledged it; parked: the broker rejected it for
-   * good (e.g. too large) and it waits for an operator (`publishError` says why).
-   */
-  status: 'accepted' | 'published' | 'parked';
-  publishedAt: string | null;
-  publishError?: string;
-  /**
-   * Per consumer group that has seen the event: processed, retrying, dead, or parked (its key waits behind a dead
-   * letter of an earlier event; `lastError` names it). Absent groups have not seen it yet.
-   */
-  groups: Array<{ group: string; status: string; attempts: number; lastError: string | null; updatedAt: string }>;
-  /** The agent's slow-work task for this event (pending, claimed, done, failed, dead), when it has one. */
-  agentTask?: {
-    state: string;
-    attempts: number;
-    lastError: string | null;
-    nextAttemptAt: string | null;
-    updatedAt: string;
-  };
-  /** The saga this event started (an order placed starts its fulfilment), with every transition so far. */
-  saga?: EventSagaView;
-  /** Its outbound webhook deliveries, one per endpoint, when it has any. */
-  webhookDeliveries?: Array<{
-    endpointId: string;
-    url: string;
-    status: string;
-    attempts: number;
-    lastStatus: number | null;
-    lastError: string | null;
-    deliveredAt: string | null;
-    updatedAt: string;
-  }>;
-}
-
-/** GET /events/:id */
+/**
+ * GET /events/:id — the event's status as the reader may see it: the full view, limited to its groups, or the
+ * sender's view; `404`, as for an unknown id, when the reader may not see this event.
+ */
 @Injectable()
 export class GetEventStatusUseCase {
   constructor(
@@ -60,13 +26,27 @@ export class GetEventStatusUseCase {
     private readonly inboundEvents: InboundEventRepository,
     private readonly agentTasks: AgentTaskStatusRepository,
     private readonly webhookDeliveries: WebhookDeliveryStatusRepository,
+    private readonly readers: StatusReaders,
   ) {}
 
-  async execute(id: string): Promise<EventStatus> {
+  /** Authenticates the bearer (`401`), then answers as `view`. */
+  async execute(command: { id: string; authorization: string | undefined }): Promise<EventStatusView> {
+    return this.view(command.id, await this.readers.identify(command.authorization));
+  }
+
+  /** The status of event `id` as `reader` may see it; `404` when it may not, `400` for an id that is not a UUID. */
+  async view(id: string, reader: StatusReader): Promise<EventStatusView> {
     if (!UUID.test(id)) throw malformed(`"${id.slice(0, 100)}" is not an event id (a UUID)`);
     const manager = (await this.database.connection()).manager;
     const event = await this.inboundEvents.findById(manager, id);
-    if (!event) throw notFound(`no event with id ${id}`);
+    const view = event && statusViewFor(reader, event);
+    if (!event || !view) throw notFound(`no event with id ${id}`);
+    const status = await this.fullStatus(manager, event);
+    return view.view === 'sender' ? toSenderStatus(status) : limitToGroups(status, view.groups);
+  }
+
+  private async fullStatus(manager: EntityManager, event: InboundEventRow): Promise<EventStatus> {
+    const id = event.id;
     const publication = await new OutboxRepository(managerRows(manager)).findPublication(id);
     // No outbox row left means it was published and then pruned by retention.
     const published = publication === undefined || publication.publishedAt !== null;
