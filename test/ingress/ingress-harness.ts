@@ -51,6 +51,8 @@ export interface Ingress {
   /** The operator plane (the admin app) on its own port, over the same database: /admin, the console, /catalog. */
   adminUrl: string;
   admin: NestFastifyApplication;
+  /** The customer plane: the portal page and /customer/v1. */
+  portalUrl: string;
   database: TestDatabase;
   /** Runs SQL against the ingress's own test database. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -94,11 +96,13 @@ export async function startIngress(
   await client.connect();
   const query = async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[];
   let viewer: Promise<Record<string, string>> | undefined;
+  const adminUrl = await urlOf(admin);
   return {
     url: await urlOf(app),
     app,
-    adminUrl: await urlOf(admin),
+    adminUrl,
     admin,
+    portalUrl: adminUrl,
     database,
     query,
     count: async (table) => Number((await query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0].n),

@@ -1,13 +1,16 @@
+import { DOM_HELPERS_SCRIPT } from './console-dom.script';
+
 /**
- * The console's runtime, `window.hookrail`: DOM helpers, the API client (bearer token from sessionStorage), the
- * confirmation dialog, dead-letter actions, hash routing (`#/<page>/<param>`) and the 2-second refresh of the page on
- * screen. Who is signed in comes from /admin/whoami: an action (an element with `data-action`, and `data-group` when
- * it acts on one group) that the token may not take is hidden, as the API would refuse it. Pages and panels register themselves with it; `hookrail.start()` runs after all of them. Every value from the
- * API is put in the page as text (textContent), never as HTML.
+ * The console's runtime, `window.hookrail`: the shared DOM helpers (console-dom.script.ts), the API client (bearer
+ * token from sessionStorage), the confirmation dialog, dead-letter actions, hash routing (`#/<page>/<param>`) and the
+ * 2-second refresh of the page on screen. Who is signed in comes from /admin/whoami: an action (an element with
+ * `data-action`, and `data-group` when it acts on one group) that the token may not take is hidden, as the API would
+ * refuse it. Pages and panels register themselves with it; `hookrail.start()` runs after all of them. Every value
+ * from the API is put in the page as text (textContent), never as HTML.
  */
 export const CONSOLE_CORE_SCRIPT = `
 (() => {
-  const $ = (id) => document.getElementById(id);
+${DOM_HELPERS_SCRIPT}
   const state = {
     token: sessionStorage.getItem('hookrail.token'),
     operator: sessionStorage.getItem('hookrail.operator') || '',
@@ -37,26 +40,6 @@ export const CONSOLE_CORE_SCRIPT = `
   const pages = {};
   const panels = [];
 
-  function el(tag, attributes, ...children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attributes || {})) {
-      if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-      else if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value === true ? '' : value);
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-
-  /** ISO time without milliseconds, in UTC like every time hookrail shows. */
-  function time(value) {
-    if (!value) return '';
-    const text = new Date(value).toISOString();
-    return text.slice(0, 10) + ' ' + text.slice(11, 19) + 'Z';
-  }
-
   function ago(value) {
     if (!value) return '';
     const seconds = Math.round((Date.now() - new Date(value).getTime()) / 1000);
@@ -69,18 +52,6 @@ export const CONSOLE_CORE_SCRIPT = `
     if (seconds < 5400) return Math.round(seconds / 60) + ' min';
     if (seconds < 172800) return Math.round(seconds / 3600) + ' h';
     return Math.round(seconds / 86400) + ' d';
-  }
-
-  /** A table inside a scrolling wrapper; columns: { title, key, render?, class?, numeric? }. */
-  function table(columns, rows, rowAttributes) {
-    if (rows.length === 0) return el('p', {}, 'none');
-    return el('div', { class: 'table-wrap' }, el('table', {},
-      el('thead', {}, el('tr', {}, columns.map((column) => el('th', { class: column.numeric ? 'num' : undefined }, column.title)))),
-      el('tbody', {}, rows.map((row) => el('tr', rowAttributes ? rowAttributes(row) : {}, columns.map((column) => {
-        const value = column.render ? column.render(row) : row[column.key];
-        const classes = [column.numeric ? 'num' : '', column.class ? column.class(row) : ''].filter(Boolean).join(' ');
-        return el('td', { class: classes || undefined, 'data-column': column.key }, value);
-      }))))));
   }
 
   async function api(path, options) {
@@ -100,15 +71,6 @@ export const CONSOLE_CORE_SCRIPT = `
   function flash(text, isError) {
     $('flash').textContent = text;
     $('flash').className = isError ? 'error' : '';
-  }
-
-  function confirmAction(text) {
-    return new Promise((resolve) => {
-      const dialog = $('confirm');
-      $('confirm-text').textContent = text;
-      dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
-      dialog.showModal();
-    });
   }
 
   /** The owner of a group as its service declares it: "team (contact)", or '' when no process has started it yet. */

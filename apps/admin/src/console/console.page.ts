@@ -1,4 +1,5 @@
 import { CONSOLE_CORE_SCRIPT } from './console-core.script';
+import { CONFIRM_DIALOG } from './console-dom.script';
 import { CONSOLE_STYLES } from './console.styles';
 import { CONSOLE_PAGES } from './pages';
 import { CONSOLE_PANELS } from './panels';
@@ -40,10 +41,7 @@ export const CONSOLE_PAGE = `<!doctype html>
   <p id="flash" role="status"></p>
 ${CONSOLE_PAGES.map((page) => `<div class="page" data-page="${page.id}" id="page-${page.id}" hidden>${page.markup}</div>`).join('\n')}
 </main>
-<dialog id="confirm">
-  <p id="confirm-text"></p>
-  <form method="dialog"><button value="cancel" id="confirm-cancel">Cancel</button> <button value="ok" id="confirm-ok">Confirm</button></form>
-</dialog>
+${CONFIRM_DIALOG}
 <script src="/admin/assets/uplot.iife.min.js"></script>
 <script>${CONSOLE_CORE_SCRIPT}</script>
 ${[...CONSOLE_PANELS, ...CONSOLE_PAGES].map((part) => `<script>${part.script}</script>`).join('\n')}

@@ -1,3 +1,5 @@
+import { TABLE_STYLES } from './console-dom.script';
+
 /**
  * The console's stylesheet: readable at 1280 px and on a 390 px phone (the header wraps, the charts take one column),
  * tables scroll inside their card instead of spilling out of it.
@@ -20,14 +22,10 @@ export const CONSOLE_STYLES = `
   section { background: #fff; border: 1px solid #dde1e6; border-radius: 6px; padding: .8rem 1rem; margin-bottom: 1rem; min-width: 0; }
   h2 { font-size: 1rem; margin: 0 0 .6rem; }
   h3 { font-size: .9rem; margin: .8rem 0 .4rem; color: #57606a; }
-  .table-wrap { overflow-x: auto; max-width: 100%; }
-  table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #eef0f2; vertical-align: top; }
-  th { font-weight: 600; color: #57606a; white-space: nowrap; }
+${TABLE_STYLES}
   td.message { max-width: 13rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   .sub { display: block; color: #57606a; font-size: .85em; }
   td.nowrap, td[data-column=actions] { white-space: nowrap; }
-  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
   .cards { display: flex; gap: 1rem; flex-wrap: wrap; }
   .card { border: 1px solid #dde1e6; border-radius: 6px; padding: .5rem .8rem; min-width: 8rem; background: #fff; }
   .card b { display: block; font-size: 1.4rem; }
