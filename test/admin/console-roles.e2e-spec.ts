@@ -82,6 +82,7 @@ describe('operator console in headless Chromium with a viewer and with a team op
     await page.click('nav a[data-page=webhooks]');
     await page.locator('.page[data-page="webhooks"]:not([hidden])').waitFor();
     expect(await page.locator('#wh-add-box').isVisible()).toBe(false);
+    expect(await page.locator('nav a[data-page=tokens]').isVisible()).toBe(false);
   });
 
   it("offers a team operator its own group's replay, not the admin's purge, and nothing of other groups", async () => {
@@ -89,6 +90,28 @@ describe('operator console in headless Chromium with a viewer and with a team op
     await page.locator('#who', { hasText: 'signed in as console-ledger (ada) · operator of ledger' }).waitFor();
     const rows = await deadLetterRows(1);
     expect(rows).toEqual([{ id: letters.ledger, actions: ['show', 'replay'] }]);
+  });
+
+  it('lets an admin make a token (shown once) and revoke it from the Tokens page', async () => {
+    await signIn(ADMIN_TOKEN);
+    await page.locator('#who', { hasText: 'signed in as admin (ada) · admin' }).waitFor();
+    await page.click('nav a[data-page=tokens]');
+    await page.locator('#tokens tr[data-token="console-viewer"]').waitFor();
+    await page.click('#token-add-box summary');
+    await page.fill('#token-name', 'made-in-console');
+    await page.selectOption('#token-role', 'operator');
+    await page.fill('#token-groups', 'ledger');
+    await page.click('#token-add button[type=submit]');
+    await page.click('#confirm-ok');
+    const shown = (await page.locator('#token-secret').textContent()) ?? '';
+    expect(shown).toMatch(/^hrk_/);
+    const whoami = await fetch(`${ingress.adminUrl}/admin/whoami`, { headers: { authorization: `Bearer ${shown}` } });
+    expect(await whoami.json()).toMatchObject({ name: 'made-in-console', role: 'operator', groups: ['ledger'] });
+    await page.locator('#tokens tr[data-token="made-in-console"] button[data-action=revoke-token]').click();
+    await page.click('#confirm-ok');
+    await page.locator('#tokens tr[data-token="made-in-console"][data-state=revoked]').waitFor();
+    const after = await fetch(`${ingress.adminUrl}/admin/whoami`, { headers: { authorization: `Bearer ${shown}` } });
+    expect(after.status).toBe(401);
   });
 
   it('sends a status token back to the sign-in form, saying why', async () => {

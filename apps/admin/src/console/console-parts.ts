@@ -6,6 +6,8 @@
 export interface ConsolePage {
   id: string;
   title: string;
+  /** What a token needs to see the page in the navigation (the API refuses the rest anyway); absent: reading. */
+  needs?: 'operate' | 'administer';
   markup: string;
   script: string;
 }

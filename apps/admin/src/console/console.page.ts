@@ -22,7 +22,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 <body>
 <header>
   <h1>hookrail</h1>
-  <nav id="nav" hidden>${CONSOLE_PAGES.map((page) => `<a href="#/${page.id}" data-page="${page.id}">${page.title}</a>`).join('')}</nav>
+  <nav id="nav" hidden>${CONSOLE_PAGES.map((page) => `<a href="#/${page.id}" data-page="${page.id}"${page.needs ? ` data-need="${page.needs}"` : ''}>${page.title}</a>`).join('')}</nav>
   <span class="spacer"></span>
   <form id="find-event" hidden><input id="find-event-ref" aria-label="event id, sender event id or aggregate id"
     placeholder="event, sender or order id" size="20" maxlength="300"><button type="submit">Trace</button></form>

@@ -6,6 +6,7 @@ import { jobsPage } from './jobs.page';
 import { overviewPage } from './overview.page';
 import { sagasPage } from './sagas.page';
 import { sourcesPage } from './sources.page';
+import { tokensPage } from './tokens.page';
 import { webhookEndpointsPage } from './webhook-endpoints.page';
 
 /** The console's pages, in the order of the navigation; the first is where it opens. A new page: a file and a line. */
@@ -18,4 +19,5 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   jobsPage,
   catalogPage,
   eventTrailPage,
+  tokensPage,
 ];
