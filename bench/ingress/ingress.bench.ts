@@ -28,7 +28,7 @@ import { Client } from 'pg';
 import { appNodeOptions } from '../lib/app-node-options';
 import { fixedRate, LoadRequest, LoadResult, perSecond, saturate } from '../lib/http-load';
 import { allAtOnce, atRate, burstSummary } from './burst';
-import { freshDatabase, root, signedRequests, stop, waitHttp } from '../lib/ingress-fixtures';
+import { freshDatabase, root, signedRequests, stop, waitHttp, writeShopSources } from '../lib/ingress-fixtures';
 import { cpuTimeMs, peakRssMb } from '../lib/process-memory';
 import { ms, summary } from '../lib/stats';
 
@@ -246,20 +246,7 @@ async function main(): Promise<void> {
   );
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const sourcesDir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-'));
-  const sourcesFile = path.join(sourcesDir, 'sources.json');
-  writeFileSync(
-    sourcesFile,
-    JSON.stringify([
-      {
-        name: 'shop',
-        scheme: 'standard-webhooks',
-        secrets: [secret],
-        topic: 'shop.orders',
-        aggregateIdPath: 'data.orderId',
-      },
-    ]),
-  );
+  const { dir: sourcesDir, file: sourcesFile } = writeShopSources(secret);
   const perRun = WARMUP + RATES.reduce((sum, rate) => sum + rate * FIXED_SECONDS, 0) + SATURATE_REQUESTS;
   const requests = signedRequests(secret, perRun); // each run has a database of its own, so the same deliveries
   const runs = [await runIngress('group commit (defaults)', {}, requests, sourcesFile)];

@@ -1,6 +1,8 @@
 import { createDatabaseIfAbsent, migrate, withDatabase } from '@app/db';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
@@ -27,6 +29,26 @@ export async function freshDatabase(name: string): Promise<string> {
   await createDatabaseIfAbsent(url);
   await migrate(url);
   return url;
+}
+
+/**
+ * A sources file (HOOKRAIL_SOURCES) in a temporary folder of its own, named from `prefix`: source `shop`, Standard
+ * Webhooks signed with `secret`, to `topic`. Remove `dir` when done.
+ */
+export function writeShopSources(
+  secret: string,
+  topic = 'shop.orders',
+  prefix = 'hookrail-bench-',
+): { dir: string; file: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const file = path.join(dir, 'sources.json');
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic, aggregateIdPath: 'data.orderId' },
+    ]),
+  );
+  return { dir, file };
 }
 
 /** Distinct, correctly signed shop.order.placed.v1 deliveries to POST /webhooks/shop. */

@@ -14,14 +14,13 @@ import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
 import { freePort } from '@app/testing';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { appNodeOptions } from '../lib/app-node-options';
-import { freshDatabase, root, spawnBuilt, stop, waitHttp } from '../lib/ingress-fixtures';
+import { freshDatabase, root, spawnBuilt, stop, waitHttp, writeShopSources } from '../lib/ingress-fixtures';
 import { peakRssMb } from '../lib/process-memory';
 import { percentile } from '../lib/stats';
 import { deleteTopicsStartingWith } from '../lib/kafka-topics';
@@ -90,14 +89,7 @@ async function main(): Promise<void> {
     })),
   );
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-bench-soak-'));
-  const sourcesFile = path.join(dir, 'sources.json');
-  writeFileSync(
-    sourcesFile,
-    JSON.stringify([
-      { name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic, aggregateIdPath: 'data.orderId' },
-    ]),
-  );
+  const { dir, file: sourcesFile } = writeShopSources(secret, topic, 'hookrail-bench-soak-');
   const [port, relayMetrics, consumerMetrics] = [await freePort(), await freePort(), await freePort()];
   const common = { DATABASE_URL: url, KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: 'warn' };
   const ingress = spawnBuilt(

@@ -2,12 +2,11 @@ import { CONSUMER_GROUPS } from '@app/contracts';
 import { ensureTopics } from '@app/kafka';
 import { AppProcess, deleteTopics, freePort, TestProcesses, testKafka, uniqueName, waitFor } from '@app/testing';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { DevEmailProvider } from '../../apps/consumers/src/notifier/dev-provider/email-provider.server';
 import { Ingress, orderData, post, startIngress } from '../ingress/ingress-harness';
 import { standardHeaders } from '../ingress/signing';
+import { writeShopSources } from '../../bench/lib/ingress-fixtures';
 
 export const ADMIN_TOKEN = 'admin-token-of-the-operations-tests';
 
@@ -35,14 +34,7 @@ export class OpsBed {
     const namespace = `${uniqueName(name)}.`;
     const topic = `${namespace}shop.orders`;
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'hookrail-ops-'));
-    const sources = path.join(dir, 'sources.json');
-    writeFileSync(
-      sources,
-      JSON.stringify([
-        { name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic, aggregateIdPath: 'data.orderId' },
-      ]),
-    );
+    const { dir, file: sources } = writeShopSources(secret, topic, 'hookrail-ops-');
     await ensureTopics(testKafka(`${name}-test`), [{ topic, numPartitions: partitions }]);
     const [ingress, emailProvider] = await Promise.all([
       startIngress({
