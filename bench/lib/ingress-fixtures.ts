@@ -52,7 +52,13 @@ export function writeShopSources(
 }
 
 /** Distinct, correctly signed shop.order.placed.v1 deliveries to POST /webhooks/shop. */
-export function signedRequests(secret: string, count: number, aggregates = 5000): LoadRequest[] {
+export function signedRequests(
+  secret: string,
+  count: number,
+  aggregates = 5000,
+  /** Further top-level fields of every body (e.g. the customer a source's customerIdPath reads). */
+  extra: Record<string, unknown> = {},
+): LoadRequest[] {
   const webhook = new Webhook(secret);
   const now = new Date();
   return Array.from({ length: count }, (_, index) => {
@@ -60,6 +66,7 @@ export function signedRequests(secret: string, count: number, aggregates = 5000)
     const body = JSON.stringify({
       type: 'shop.order.placed.v1',
       timestamp: now.toISOString(),
+      ...extra,
       data: {
         orderId: `ord_${index % aggregates}`,
         customer: { id: `cus_${index % 997}`, email: 'ada@example.com' },

@@ -9,6 +9,8 @@
 //  4. The same beside eight endpoints answering in 5 s (that one deleted), each at the default in-flight cap of 8
 //     (`maxInFlight`), which with 64 workers (BENCH_WORKERS=64) could hold the whole pool: every event goes to all nine, so
 //     the slow ones stay busy the whole run; the fast endpoint's p99 must stay within 2× of its figure in 2.
+//  5. With BENCH_CUSTOMERS=10000: that many customers with two endpoints each (the slow ones deleted), events of one
+//     customer at RATE: its endpoint's p99 and the consumers' CPU per event beside the figures of 2.
 import 'reflect-metadata';
 import { CloudEvent, dltTopic, replayTopic, TOPICS, toKafkaRecord } from '@app/contracts';
 import { createKafka, kafkaFromEnv, ensureTopics } from '@app/kafka';
@@ -23,6 +25,7 @@ import { fixedRate } from '../lib/http-load';
 import { freshDatabase, root, signedRequests, spawnBuilt, stop, waitHttp } from '../lib/ingress-fixtures';
 import { ms, summary } from '../lib/stats';
 import { deleteTopicsStartingWith } from '../lib/kafka-topics';
+import { cpuMs, MEASURED_CUSTOMER, seedCustomers } from './customers-phase';
 
 const EVENTS = Number(process.env.BENCH_EVENTS || 5_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS || 4);
@@ -31,6 +34,7 @@ const WORKERS = Number(process.env.BENCH_WORKERS || 256);
 const RATE = Number(process.env.BENCH_RATE || 200);
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const SLOW_ENDPOINTS = 8;
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS || 0);
 /** OUTBOUND_WEBHOOKS_ENDPOINT_CONCURRENCY's default. */
 const DEFAULT_CAP = 8;
 const brokers = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
@@ -63,7 +67,14 @@ async function main(): Promise<void> {
   writeFileSync(
     sourcesFile,
     JSON.stringify([
-      { name: 'shop', scheme: 'standard-webhooks', secrets: [secret], topic, aggregateIdPath: 'data.orderId' },
+      {
+        name: 'shop',
+        scheme: 'standard-webhooks',
+        secrets: [secret],
+        topic,
+        aggregateIdPath: 'data.orderId',
+        customerIdPath: 'tenant',
+      },
     ]),
   );
   const port = 20_000 + Math.floor(Math.random() * 10_000);
@@ -134,7 +145,9 @@ async function main(): Promise<void> {
 
     // 2. Latency at a fixed rate through the ingress.
     const fastId = await createEndpoint(adminPort, `${receiverUrl}/fast`, ['shop.order.*']);
+    const quietCpu = cpuMs(consumers.pid);
     const quiet = await latencyRun(db, port, secret, () => receipts('/fast'));
+    const quietCpuPerEvent = (cpuMs(consumers.pid) - quietCpu) / (RATE * SECONDS);
     const quietSplit = await whereTheTimeWent(db, fastId, quiet.since);
     // 3. The same with an endpoint answering in 5 s beside it.
     const slow = await createEndpoint(adminPort, `${receiverUrl}/slow`, ['shop.order.*']);
@@ -143,11 +156,33 @@ async function main(): Promise<void> {
     const change = (beside.p99 - quiet.p99) / quiet.p99;
     // 4. The same beside eight endpoints answering in 5 s, each at the default cap.
     await adminCall(adminPort, 'DELETE', `/admin/webhook-endpoints/${slow}`, {});
+    const slowIds: string[] = [];
     for (let i = 0; i < SLOW_ENDPOINTS; i++)
-      await createEndpoint(adminPort, `${receiverUrl}/slow/${i}`, ['shop.order.*'], { maxInFlight: DEFAULT_CAP });
+      slowIds.push(
+        await createEndpoint(adminPort, `${receiverUrl}/slow/${i}`, ['shop.order.*'], { maxInFlight: DEFAULT_CAP }),
+      );
     const crowded = await latencyRun(db, port, secret, () => receipts('/fast'));
     const crowdedSplit = await whereTheTimeWent(db, fastId, crowded.since);
     const crowdedRatio = crowded.p99 / quiet.p99;
+    // 5. Many customers, events of one.
+    const customerRows: string[] = [];
+    if (CUSTOMERS > 0) {
+      for (const id of slowIds) await adminCall(adminPort, 'DELETE', `/admin/webhook-endpoints/${id}`, {});
+      const own = [
+        await createEndpoint(adminPort, `${receiverUrl}/customer/0`, ['shop.order.*']),
+        await createEndpoint(adminPort, `${receiverUrl}/customer/1`, ['shop.order.*']),
+      ];
+      await seedCustomers(db, CUSTOMERS, own);
+      const before = cpuMs(consumers.pid);
+      const many = await latencyRun(db, port, secret, () => receipts('/customer/0'), { tenant: MEASURED_CUSTOMER });
+      const cpuPerEvent = (cpuMs(consumers.pid) - before) / (RATE * SECONDS);
+      const manySplit = await whereTheTimeWent(db, own[0], many.since);
+      customerRows.push(
+        `| accepted → delivered at ${RATE} events/s, one customer's endpoint among ${CUSTOMERS} customers × 2 (+ 1 operator's) | p50 ${ms(many.p50)}, p99 ${ms(many.p99)}, max ${ms(many.max)}; ${(many.p99 / quiet.p99).toFixed(2)}× the p99 of one endpoint alone |`,
+        `| consumers' CPU per event: one endpoint alone / ${CUSTOMERS} customers | ${quietCpuPerEvent.toFixed(2)} ms / ${cpuPerEvent.toFixed(2)} ms (${(cpuPerEvent / quietCpuPerEvent).toFixed(2)}×; the customer's events go to 3 endpoints) |`,
+        `| where the customer's endpoint's time went (p50 / p99) | ${manySplit} |`,
+      );
+    }
 
     console.log(
       [
@@ -162,6 +197,7 @@ async function main(): Promise<void> {
         `| where the fast endpoint's time went (p50 / p99), alone | ${quietSplit} |`,
         `| the same, beside one slow endpoint | ${besideSplit} |`,
         `| the same, beside ${SLOW_ENDPOINTS} slow endpoints | ${crowdedSplit} |`,
+        ...customerRows,
         '',
         `goals: ≥ 2,000 deliveries/s ${hookrailRate >= 2000 ? 'met' : 'missed'}, ≥ 0.5× the bare client ${hookrailRate >= bare / 2 ? 'met' : 'missed'}, ` +
           `p99 ≤ 100 ms ${quiet.p99 <= 100 ? 'met' : 'missed'}, slow endpoint changes p99 by ${(change * 100).toFixed(1)} % ` +
@@ -286,8 +322,14 @@ function postOnce(agent: http.Agent, port: number, body: string, id: string): Pr
 }
 
 /** RATE events/s for SECONDS through the ingress; accepted (received_at) → receipt at the fast endpoint. */
-async function latencyRun(db: Client, port: number, secret: string, read: () => Promise<Receipt[]>) {
-  const requests = signedRequests(secret, RATE * SECONDS);
+async function latencyRun(
+  db: Client,
+  port: number,
+  secret: string,
+  read: () => Promise<Receipt[]>,
+  extra: Record<string, unknown> = {},
+) {
+  const requests = signedRequests(secret, RATE * SECONDS, 5000, extra);
   const started = new Date();
   const load = await fixedRate(port, requests, RATE);
   const accepted = [...load.statuses.entries()].filter(([status]) => status === 202).reduce((sum, [, n]) => sum + n, 0);

@@ -57,7 +57,11 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
       'src/find-agent-task.ts',
     ],
   },
-  webhook_customers: { package: 'libs/webhooks', files: [] },
+  webhook_customers: {
+    package: 'libs/webhooks',
+    // The fan-out finds the event's customer by its uid in the same statement.
+    files: ['src/deliveries/fan-out.repository.ts'],
+  },
   customer_tokens: { package: 'libs/webhooks', files: [] },
   webhook_endpoints: {
     package: 'libs/webhooks',

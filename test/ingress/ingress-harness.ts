@@ -27,6 +27,7 @@ export const testSources = [
     secrets: ['env:TEST_SHOP_SECRET', secrets.standard[1]],
     topic: 'shop.orders',
     aggregateIdPath: 'data.orderId',
+    customerIdPath: 'tenant.uid',
   },
   {
     name: 'stripe',

@@ -19,3 +19,12 @@ export interface CloudEvent<T = unknown> {
   /** Extension attributes (lower-case alphanumerics), e.g. `traceparent`, `senderid`. */
   [extension: string]: unknown;
 }
+
+/**
+ * The extension attribute naming the customer an event belongs to (its `uid` among outbound webhooks' customers):
+ * its endpoints receive the event, beside the operator's. Without it, the operator's endpoints only.
+ */
+export const CUSTOMER_ID_ATTRIBUTE = 'customerid';
+
+/** A customer id as the `customerid` attribute carries it: 1–200 characters of letters, digits and `._:@/-`. */
+export const CUSTOMER_ID_PATTERN = /^[A-Za-z0-9._:@/-]{1,200}$/;

@@ -12,6 +12,8 @@ export const CE_HEADERS = {
   /** The catalogue entry of the data's schema (`urn:hookrail:event:<type>`), on every event of a registered type. */
   dataschema: 'ce_dataschema',
   traceparent: 'ce_traceparent',
+  /** The customer the event belongs to (the `customerid` extension): the `uid` the operator gave the customer. */
+  customerid: 'ce_customerid',
   contentType: 'content-type',
 } as const;
 

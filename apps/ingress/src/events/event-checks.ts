@@ -1,4 +1,4 @@
-import { eventDataErrors, isKnownEventType } from '@app/contracts';
+import { CUSTOMER_ID_PATTERN, eventDataErrors, isKnownEventType } from '@app/contracts';
 import { invalidEvent, malformed } from '@app/http';
 
 export const MAX_ID_LENGTH = 300;
@@ -34,4 +34,16 @@ export function checkData(type: string, data: unknown): void {
   if (!isKnownEventType(type)) return;
   const fieldErrors = eventDataErrors(type, data);
   if (fieldErrors) throw invalidEvent(type, fieldErrors);
+}
+
+/**
+ * The customer an event belongs to (the `customerid` attribute), when it names one: a string (or a number, as a
+ * string) of 1–200 letters, digits and `._:@/-`. Anything else is a 400 naming `where`.
+ */
+export function checkCustomerId(value: unknown, where: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || !CUSTOMER_ID_PATTERN.test(text))
+    throw malformed(`${where} must be 1-200 characters of letters, digits and ._:@/- (a customer's uid)`);
+  return text;
 }

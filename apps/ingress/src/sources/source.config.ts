@@ -48,6 +48,16 @@ export class SourceConfig {
   @MaxLength(200)
   aggregateIdPath?: string;
 
+  /**
+   * Dot path of the customer the event belongs to (a customer's `uid`, the `customerid` attribute); none when absent
+   * from a delivery (the event goes to the operator's endpoints only).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  customerIdPath?: string;
+
   /** Dot path of the event's data in the body (default: `data` for standard-webhooks, the whole body otherwise). */
   @IsOptional()
   @IsString()

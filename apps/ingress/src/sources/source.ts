@@ -8,6 +8,7 @@ export interface Source {
   topic: string;
   typePath: string;
   aggregateIdPath?: string;
+  customerIdPath?: string;
   dataPath?: string;
   toleranceSeconds: number;
 }

@@ -43,6 +43,13 @@ describe('loadSources', () => {
     });
   });
 
+  it('keeps the customer id path', () => {
+    const [source] = loadSources(file([{ ...shop, customerIdPath: 'data.tenant.id' }]), {
+      SHOP_SECRET: 'whsec_c2VjcmV0',
+    });
+    expect(source.customerIdPath).toBe('data.tenant.id');
+  });
+
   it.each([
     ['a missing file', path.join(dir, 'absent.json'), /HOOKRAIL_SOURCES file .* cannot be read \(ENOENT\)/],
     ['bad JSON', file('[{'), /is not valid JSON/],
@@ -55,6 +62,8 @@ describe('loadSources', () => {
     ['no secrets', file([{ ...shop, secrets: [] }]), /secrets must list at least one secret/],
     ['a bad topic', file([{ ...shop, topic: 'a topic' }]), /topic must be a valid Kafka topic name/],
     ['an unknown field', file([{ ...shop, secret: 'x' }]), /property secret should not exist/],
+    ['a customerIdPath that is no string', file([{ ...shop, customerIdPath: 3 }]), /customerIdPath must be a string/],
+    ['an empty customerIdPath', file([{ ...shop, customerIdPath: '' }]), /customerIdPath must be longer than/],
     ['a duplicate name', file([shop, shop]), /source #2 \(shop\): duplicate source name/],
     ['a reserved name', file([{ ...shop, name: 'unknown' }]), /source #1 \(unknown\): name "unknown" is reserved/],
     [

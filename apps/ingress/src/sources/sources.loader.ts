@@ -71,6 +71,7 @@ export function loadSources(path: string, env: NodeJS.ProcessEnv = process.env):
         topic: config.topic,
         typePath: config.typePath ?? 'type',
         aggregateIdPath: config.aggregateIdPath,
+        customerIdPath: config.customerIdPath,
         dataPath: config.dataPath ?? (config.scheme === 'standard-webhooks' ? 'data' : undefined),
         toleranceSeconds: config.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS,
       },

@@ -1,4 +1,4 @@
-import { CLOUDEVENTS_SPEC_VERSION } from '../cloudevent';
+import { CLOUDEVENTS_SPEC_VERSION, CUSTOMER_ID_PATTERN } from '../cloudevent';
 import { schemaId } from '../dataschema';
 import { CE_HEADERS, HOOKRAIL_HEADERS } from '../headers';
 import { JsonSchema } from './json-schema';
@@ -56,6 +56,13 @@ export function cloudEventHeadersSchema(type?: string): JsonSchema {
         description:
           'W3C trace context of the request that produced the event; when hookrail traces, that of the span that ' +
           'published the message, the parent of a consumer\'s span.',
+      },
+      [CE_HEADERS.customerid]: {
+        type: 'string',
+        pattern: CUSTOMER_ID_PATTERN.source,
+        description:
+          'The customer the event belongs to (the customerid extension): its uid among the outbound webhooks\' ' +
+          'customers, whose endpoints receive the event beside the operator\'s. Absent: the operator\'s only.',
       },
       [CE_HEADERS.contentType]: { type: 'string', const: 'application/json' },
       [HOOKRAIL_HEADERS.replayCount]: {

@@ -27,6 +27,7 @@ import { TaskTablesOneShape1764650000001 } from './1764650000001-TaskTablesOneSh
 import { WebhookDeliveryTraceparent1764660000001 } from './1764660000001-WebhookDeliveryTraceparent';
 import { OperatorTokens1764670000001 } from './1764670000001-OperatorTokens';
 import { WebhookCustomers1764680000001 } from './1764680000001-WebhookCustomers';
+import { WebhookPayloadFilters1764680000002 } from './1764680000002-WebhookPayloadFilters';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   WebhookDeliveryTraceparent1764660000001,
   OperatorTokens1764670000001,
   WebhookCustomers1764680000001,
+  WebhookPayloadFilters1764680000002,
 ];

@@ -3,8 +3,9 @@ import { eventTypeMatchSql } from '../event-type-filter';
 import { EntityManager } from 'typeorm';
 
 /**
- * One event as the fan-out writes it: one delivery row for each endpoint whose filters match its type. A disabled
- * endpoint's rows wait, pending, until it is enabled (or retention deletes them).
+ * One event as the fan-out writes it: one delivery row for each endpoint whose filters match it, of the operator's
+ * and of the event's customer. A disabled endpoint's rows wait, pending, until it is enabled (or retention deletes
+ * them).
  */
 export interface FanOutRow {
   eventId: string;
@@ -19,22 +20,36 @@ export interface FanOutRow {
   sourceOffset: string;
   /** The writing span's context, when the consumers trace. */
   traceparent: string | null;
+  /** The customer the event belongs to (its `customerid` attribute, the customer's `uid`); null: none. */
+  customerId: string | null;
 }
 
-// Rows are numbered in the order the events were consumed, so that ids (the order an ordered endpoint keeps per
-// key) follow the partition's order; a delivery that exists already (a redelivered event) is left alone.
+// Each event reads the operator's endpoints and its own customer's, through the two partial indexes, never another
+// customer's. Rows are numbered in the order the events were consumed, so that ids (the order an ordered endpoint
+// keeps per key) follow the partition's order; a delivery that exists already (a redelivered event) is left alone.
 const FAN_OUT = `
 WITH inserted AS (
   INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, subject, ordering_key,
                                   ordered, payload, source_topic, source_partition, source_offset, traceparent,
                                   next_attempt_at)
   SELECT e.id, u.event_id, u.event_type, u.event_source, u.event_time, u.subject, u.ordering_key, e.ordered, u.payload,
-         u.source_topic, u.source_partition, u.source_offset, u.traceparent, now() + $12 * interval '1 millisecond'
+         u.source_topic, u.source_partition, u.source_offset, u.traceparent, now() + $13 * interval '1 millisecond'
     FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::varchar[],
-                $7::text[], $8::varchar[], $9::int[], $10::varchar[], $11::varchar[]) WITH ORDINALITY
+                $7::text[], $8::varchar[], $9::int[], $10::varchar[], $11::varchar[], $12::varchar[]) WITH ORDINALITY
          AS u(event_id, event_type, event_source, event_time, subject, ordering_key, payload, source_topic,
-              source_partition, source_offset, traceparent, ord)
-    JOIN webhook_endpoints e ON ${eventTypeMatchSql('e.event_types', 'u.event_type')}
+              source_partition, source_offset, traceparent, customer_uid, ord)
+   CROSS JOIN LATERAL (
+         SELECT o.id, o.ordered, o.event_types, o.payload_filters
+           FROM webhook_endpoints o
+          WHERE o.customer_id IS NULL
+         UNION ALL
+         SELECT c.id, c.ordered, c.event_types, c.payload_filters
+           FROM webhook_customers wc
+           JOIN webhook_endpoints c ON c.customer_id = wc.id
+          WHERE wc.uid = u.customer_uid
+       ) e
+   WHERE ${eventTypeMatchSql('e.event_types', 'u.event_type')}
+     AND (e.payload_filters IS NULL OR webhook_payload_matches(u.payload::jsonb, e.payload_filters))
    ORDER BY u.ord, e.id
   ON CONFLICT (event_id, endpoint_id) DO NOTHING
   RETURNING 1
@@ -47,8 +62,18 @@ export async function insertDeliveries(
   rows: FanOutRow[],
   firstDelayMs: number,
 ): Promise<number> {
+  const [{ count }] = await preparedQuery<{ count: number }>(manager, FAN_OUT, fanOutParameters(rows, firstDelayMs));
+  return count;
+}
+
+/** The fan-out statement and its parameters, for a plan's measure (EXPLAIN) of exactly what the consumers run. */
+export function fanOutStatement(rows: FanOutRow[], firstDelayMs: number): { sql: string; parameters: unknown[] } {
+  return { sql: FAN_OUT, parameters: fanOutParameters(rows, firstDelayMs) };
+}
+
+function fanOutParameters(rows: FanOutRow[], firstDelayMs: number): unknown[] {
   const column = <K extends keyof FanOutRow>(key: K) => rows.map((row) => row[key]);
-  const [{ count }] = await preparedQuery<{ count: number }>(manager, FAN_OUT, [
+  return [
     column('eventId'),
     column('eventType'),
     column('eventSource'),
@@ -60,9 +85,9 @@ export async function insertDeliveries(
     column('sourcePartition'),
     column('sourceOffset'),
     column('traceparent'),
+    column('customerId'),
     firstDelayMs,
-  ]);
-  return count;
+  ];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { PayloadFilter } from '../payload-filters';
 import { EndpointState } from '../webhook-states';
 import { WebhookCustomerEntity } from './webhook-customer.entity';
 
@@ -24,7 +25,7 @@ export class WebhookEndpointEntity {
 
   /** Conditions on the event's data, all of which must hold (`[{path: '/shop/region', equals: 'eu'}]`); null: none. */
   @Column('jsonb', { name: 'payload_filters', nullable: true })
-  payloadFilters: Array<{ path: string; equals: string | number | boolean | null }> | null;
+  payloadFilters: PayloadFilter[] | null;
 
   @Column('varchar', { length: 2000 })
   url: string;

@@ -1,5 +1,5 @@
 import { ConsumerContext } from '@app/consumer-runtime';
-import { CloudEvent } from '@app/contracts';
+import { CloudEvent, CUSTOMER_ID_ATTRIBUTE } from '@app/contracts';
 import { FanOutRow, insertDeliveries, requeueFailedDeliveries } from '@app/webhooks';
 import { activeTraceparent } from '@app/tracing';
 import { Injectable } from '@nestjs/common';
@@ -10,8 +10,8 @@ import { markDeliveriesWritten } from './deliveries-written';
 import { WebhookDeliveryEnv } from '../config/webhook-delivery.env';
 
 /**
- * The `webhooks` group's whole Kafka-side work: each event becomes one delivery row per endpoint (enabled or not)
- * whose filters match, written with the group's dedupe row in one transaction (a redelivered event writes nothing twice).
+ * The `webhooks` group's whole Kafka-side work: each event becomes one delivery row per endpoint (enabled or not) of
+ * the operator's and of the event's customer (its `customerid` attribute) whose filters match, written with the group's dedupe row in one transaction (a redelivered event writes nothing twice).
  * The workers send them later, so a slow endpoint never holds a partition. A replayed dead letter of this group sends
  * the event's failed deliveries again.
  */
@@ -28,6 +28,7 @@ export class FanOutEventUseCase {
 
   async execute(event: CloudEvent, ctx: ConsumerContext): Promise<void> {
     if (ctx.replayCount > 0 && (await this.replay(event, ctx))) return;
+    const customerId = event[CUSTOMER_ID_ATTRIBUTE];
     ctx.write(this.writer, {
       eventId: event.id,
       eventType: event.type,
@@ -40,6 +41,7 @@ export class FanOutEventUseCase {
       sourcePartition: ctx.partition,
       sourceOffset: ctx.offset,
       traceparent: activeTraceparent() ?? null,
+      customerId: typeof customerId === 'string' ? customerId : null,
     });
   }
 

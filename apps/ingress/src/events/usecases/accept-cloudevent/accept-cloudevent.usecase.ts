@@ -1,10 +1,10 @@
-import { CLOUDEVENTS_ATTRIBUTES } from '@app/contracts';
+import { CLOUDEVENTS_ATTRIBUTES, CUSTOMER_ID_ATTRIBUTE } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { BackpressureService } from '../../../backpressure/backpressure.service';
 import { CloudEventV1, HTTP } from 'cloudevents';
 import { IncomingHttpHeaders } from 'node:http';
 import { malformed, unsupportedMediaType } from '@app/http';
-import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../event-checks';
+import { checkCustomerId, checkData, checkIdentifier, checkType, parseJsonObject } from '../../event-checks';
 import { receivedHeaders } from '../../received-headers';
 import { receiveSpan, traceExtensions } from '../../trace-context';
 import { CloudEventTopics } from '../../topic-routing';
@@ -60,6 +60,7 @@ export class AcceptCloudEventUseCase {
     if (source.length > MAX_SOURCE_LENGTH)
       throw malformed(`the CloudEvent source is longer than ${MAX_SOURCE_LENGTH} characters`);
     checkData(type, event.data);
+    checkCustomerId(event[CUSTOMER_ID_ATTRIBUTE], `the ${CUSTOMER_ID_ATTRIBUTE} attribute`);
     const key =
       typeof event.partitionkey === 'string' && event.partitionkey ? event.partitionkey : (event.subject ?? event.id);
     const extensions: Record<string, string> = { ...traceExtensions(command.headers) };

@@ -1,7 +1,8 @@
+import { CUSTOMER_ID_ATTRIBUTE } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { BackpressureService } from '../../../backpressure/backpressure.service';
 import { IncomingHttpHeaders } from 'node:http';
-import { checkData, checkIdentifier, checkType, parseJsonObject } from '../../../events/event-checks';
+import { checkCustomerId, checkData, checkIdentifier, checkType, parseJsonObject } from '../../../events/event-checks';
 import { readKey, readPath } from '../../../events/json-path';
 import { receivedHeaders } from '../../../events/received-headers';
 import { RecordEventResult, RecordEventUseCase } from '../../../events/usecases/record-event/record-event.usecase';
@@ -55,6 +56,9 @@ export class AcceptWebhookUseCase {
       'the aggregate id',
       (source.aggregateIdPath && readKey(body, source.aggregateIdPath)) || senderEventId,
     );
+    const customerId =
+      source.customerIdPath &&
+      checkCustomerId(readKey(body, source.customerIdPath), `the customer id (body.${source.customerIdPath})`);
 
     const result = await this.recordEvent.execute({
       source: source.name,
@@ -67,7 +71,7 @@ export class AcceptWebhookUseCase {
       payloadJson: text,
       rawBody: command.rawBody,
       data: data ?? null,
-      extensions: traceExtensions(command.headers),
+      extensions: { ...traceExtensions(command.headers), ...(customerId && { [CUSTOMER_ID_ATTRIBUTE]: customerId }) },
       scheme: source.scheme,
       headers: receivedHeaders(command.headers),
     });
