@@ -122,7 +122,7 @@ describe('the admin app as a process', () => {
       const port = String(21000 + (process.pid % 10000));
       const child = AppProcess.start(
         'admin',
-        cleanEnv({ DATABASE_URL: database.url, ADMIN_TOKEN: 'a'.repeat(32), ADMIN_PORT: port }),
+        cleanEnv({ DATABASE_URL: database.url, ADMIN_TOKEN: 'a'.repeat(32), ADMIN_PORT: port, PORTAL_PORT: '0' }),
       );
       await child.waitForLog('admin started');
       expect(child.logLines().find((line) => line.msg === 'admin started')).toMatchObject({ host: '127.0.0.1' });

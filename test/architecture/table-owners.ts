@@ -59,14 +59,23 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
   },
   webhook_customers: {
     package: 'libs/webhooks',
-    // The fan-out finds the event's customer by its uid in the same statement.
-    files: ['src/deliveries/fan-out.repository.ts'],
+    // The fan-out finds the event's customer by its uid; a customer token is found with its customer's uid and name.
+    files: [
+      'src/deliveries/fan-out.repository.ts',
+      'src/customers/webhook-customers.repository.ts',
+      'src/customers/customer-tokens.repository.ts',
+    ],
   },
-  customer_tokens: { package: 'libs/webhooks', files: [] },
+  customer_tokens: { package: 'libs/webhooks', files: ['src/customers/customer-tokens.repository.ts'] },
   webhook_endpoints: {
     package: 'libs/webhooks',
     files: [
       'src/endpoints/webhook-endpoints.repository.ts',
+      // A customer's count of endpoints; a test delivery is written for one (of the caller's) endpoint.
+      'src/customers/webhook-customers.repository.ts',
+      'src/deliveries/test-delivery.repository.ts',
+      // A customer's delivery log is limited to its endpoints in each statement.
+      'src/deliveries/delivery-log.repository.ts',
       // The delivery queue's statements read endpoints (state, caps, rate bucket, failing clock) in the same statement.
       'src/deliveries/dead-deliveries.ts',
       'src/deliveries/deliveries-retention.repository.ts',
@@ -93,6 +102,7 @@ export const TABLE_OWNERS: Readonly<Record<string, TableOwner>> = {
       'src/deliveries/fan-out.repository.ts',
       'src/deliveries/lease-owners.repository.ts',
       'src/deliveries/outcomes.repository.ts',
+      'src/deliveries/test-delivery.repository.ts',
       'src/endpoints/webhook-endpoints.repository.ts',
     ],
   },

@@ -144,6 +144,7 @@ export async function startSystem(
         ...adminEnv,
         KAFKA_BROKERS: cluster.brokers.join(','),
         ADMIN_PORT: String(adminPort),
+        PORTAL_PORT: '0',
         ADMIN_TOKEN: adminToken,
         HOOKRAIL_SOURCES: sources,
       },

@@ -10,6 +10,7 @@ import { createAdminApp } from '../../apps/admin/src/admin.app';
 import { AdminEnv } from '../../apps/admin/src/config/admin.env';
 import { IngressEnv } from '../../apps/ingress/src/config/ingress.env';
 import { createIngressApp } from '../../apps/ingress/src/ingress.app';
+import { createPortalApp } from '../../apps/admin/src/portal/portal.app';
 import { bearer, issueTestToken } from './status-tokens';
 
 /** Secrets made fresh for each run: two per source, so rotation can be tested. */
@@ -52,8 +53,9 @@ export interface Ingress {
   /** The operator plane (the admin app) on its own port, over the same database: /admin, the console, /catalog. */
   adminUrl: string;
   admin: NestFastifyApplication;
-  /** The customer plane: the portal page and /customer/v1. */
+  /** The customer API (/customer/v1), the admin process's second listener. */
   portalUrl: string;
+  portal: NestFastifyApplication;
   database: TestDatabase;
   /** Runs SQL against the ingress's own test database. */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -85,13 +87,16 @@ export async function startIngress(
     LOG_LEVEL: 'warn',
     PORT: '0',
     ADMIN_PORT: '0',
+    PORTAL_PORT: '0',
     ...overrides,
   };
-  const [app, admin] = await Promise.all([
+  const adminConfig = loadConfig(AdminEnv, env);
+  const [app, admin, portal] = await Promise.all([
     createIngressApp(loadConfig(IngressEnv, env)),
-    createAdminApp(loadConfig(AdminEnv, env)),
+    createAdminApp(adminConfig),
+    createPortalApp(adminConfig),
   ]);
-  await Promise.all([app.listen(0, '127.0.0.1'), admin.listen(0, '127.0.0.1')]);
+  await Promise.all([app.listen(0, '127.0.0.1'), admin.listen(0, '127.0.0.1'), portal.listen(0, '127.0.0.1')]);
   const urlOf = async (nest: NestFastifyApplication) => (await nest.getUrl()).replace('[::1]', '127.0.0.1');
   const client = new Client({ connectionString: database.url });
   await client.connect();
@@ -103,13 +108,14 @@ export async function startIngress(
     app,
     adminUrl,
     admin,
-    portalUrl: adminUrl,
+    portalUrl: await urlOf(portal),
+    portal,
     database,
     query,
     count: async (table) => Number((await query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0].n),
     viewer: () => (viewer ??= issueTestToken(database.url, { role: 'viewer', name: 'test-viewer' }).then(bearer)),
     close: async () => {
-      await Promise.all([app.close(), admin.close()]);
+      await Promise.all([app.close(), admin.close(), portal.close()]);
       await client.end();
       await database.drop();
       rmSync(dir, { recursive: true, force: true });

@@ -109,6 +109,7 @@ describe('hookrail on a secured Kafka (SASL_SSL, SCRAM, ACLs per program) and Po
       ADMIN_TOKEN: 'a'.repeat(32),
       KAFKA_NAMESPACE: namespace,
       ADMIN_PORT: String(adminPort),
+      PORTAL_PORT: '0',
       OPS_SAMPLE_INTERVAL_MS: '0',
     });
     // The relay presents its client certificate too, and logs in with SCRAM-SHA-256.

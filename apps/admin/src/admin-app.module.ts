@@ -40,6 +40,7 @@ export class AdminAppModule {
             retentionMinutes: config.OPS_SAMPLE_RETENTION_MINUTES,
           },
           outboundWebhooks: ssrfPolicyOf(config),
+          portalPublicUrl: config.PORTAL_PUBLIC_URL,
           sources: { sources, keptPerSource: config.REJECTIONS_KEPT_PER_SOURCE },
         }),
       ],

@@ -2,6 +2,8 @@ import { FastifyRequest } from 'fastify';
 import { malformed } from '@app/http';
 import { identityOf } from './access/access.guard';
 
+export { jsonBody } from './http/json-body';
+
 const OPERATOR = /^[\w.@ -]{1,100}$/;
 
 /**
@@ -15,19 +17,4 @@ export function actorOf(request: FastifyRequest): string {
   if (typeof name !== 'string' || !OPERATOR.test(name))
     throw malformed('X-Hookrail-Operator must be 1 to 100 letters, digits, spaces or ._@-');
   return `${token}:${name}`;
-}
-
-/** The JSON object in the (raw) body; an empty body is `{}`. */
-export function jsonBody(request: FastifyRequest): Record<string, unknown> {
-  const raw = request.body as Buffer | undefined;
-  if (!raw || raw.length === 0) return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw malformed('the body is not valid JSON');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw malformed('the body must be a JSON object');
-  return body as Record<string, unknown>;
 }

@@ -2,10 +2,11 @@ import { logRequest } from '@app/http';
 import { createLogger, NestLogger } from '@app/logger';
 import { ssrfExceptions, ssrfPolicyOf } from '@app/webhooks';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AdminAppModule } from './admin-app.module';
 import { EventCatalog } from './catalog/event-catalog';
 import { AdminEnv } from './config/admin.env';
+import { rawBodyAdapter } from './http/raw-body-adapter';
 import { AdminMetrics } from './metrics/admin.metrics';
 import { readSourceSummaries } from './sources/source-summaries';
 
@@ -18,25 +19,11 @@ export async function createAdminApp(config: AdminEnv): Promise<NestFastifyAppli
   const requestLogger = createLogger('admin', config.LOG_LEVEL, config.LOG_FORMAT, { redact: false });
   const exceptions = ssrfExceptions(ssrfPolicyOf(config));
   if (exceptions) logger.warn(exceptions, 'outbound webhooks: exceptions to the SSRF rules are configured');
-  const catalog = EventCatalog.load(config.CATALOG_DIR, {
-    brokers: config.KAFKA_BROKERS,
-    namespace: config.KAFKA_NAMESPACE,
-  });
+  const catalog = EventCatalog.of(config);
   if (!catalog.loaded) logger.warn({ directory: config.CATALOG_DIR }, 'no event catalogue; /catalog answers 404');
   // maxParamLength: an event's trail is looked up by ids of up to 300 characters (GET /admin/events/:ref).
-  const adapter = new FastifyAdapter({
-    bodyLimit: ADMIN_BODY_LIMIT,
-    logger: false,
-    return503OnClosing: true,
-    routerOptions: { maxParamLength: 320 },
-    skipMiddie: true,
-  });
+  const adapter = rawBodyAdapter(ADMIN_BODY_LIMIT, 320);
   const fastify = adapter.getInstance();
-  // Bodies stay Buffers: the use cases parse the JSON and name what is wrong with it.
-  fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ADMIN_BODY_LIMIT }, (_request, body, done) =>
-    done(null, body),
-  );
   const app = await NestFactory.create<NestFastifyApplication>(
     AdminAppModule.forRoot(config, logger, readSourceSummaries(config.HOOKRAIL_SOURCES), catalog),
     adapter,

@@ -11,6 +11,8 @@ import { ChartsAdminController } from './charts/charts.admin.controller';
 import { GetChartsUseCase } from './charts/get-charts.usecase';
 import { OPS_SAMPLE_SETTINGS, OpsSamplesService } from './charts/ops-samples.service';
 import { ConsoleController } from './console.controller';
+import { CustomersAdminController } from './customers/customers.admin.controller';
+import { CustomersAdminUseCase, PORTAL_PUBLIC_URL } from './customers/customers-admin.usecase';
 import { DeadLettersAdminController } from './dead-letters.admin.controller';
 import { ConsumerLagProbe } from './lag/consumer-lag.probe';
 import { OperationsAdminController } from './operations.admin.controller';
@@ -44,13 +46,15 @@ export interface AdminSettings {
   opsSamples: { intervalMs: number; retentionMinutes: number };
   /** The SSRF rules a new webhook endpoint's URL is checked against. */
   outboundWebhooks: SsrfPolicy;
+  /** Where customers reach the portal (PORTAL_PUBLIC_URL): what portal links lead to. */
+  portalPublicUrl: string;
   /** The configured webhook sources (no secrets) and how many rejected deliveries are kept of each. */
   sources: AdminSources;
 }
 
 /**
  * /admin: the dead-letter API, backlog and lag, the consumer groups' breakers, parked keys, outbound webhook
- * endpoints, sagas, the sources and their rejected deliveries, scheduled jobs, consumer groups and
+ * endpoints and their customers, sagas, the sources and their rejected deliveries, scheduled jobs, consumer groups and
  * their owners, event trails, chart samples, and the operator console. Exports the lag probe for the ingress's `/metrics`.
  */
 @Module({})
@@ -68,6 +72,7 @@ export class AdminModule {
         SagasAdminController,
         ConsoleController,
         WebhookEndpointsAdminController,
+        CustomersAdminController,
         SourcesAdminController,
         TokensAdminController,
       ],
@@ -92,6 +97,8 @@ export class AdminModule {
         GetChartsUseCase,
         { provide: SsrfGuard, useValue: new SsrfGuard(settings.outboundWebhooks) },
         WebhookEndpointsAdminUseCase,
+        { provide: PORTAL_PUBLIC_URL, useValue: settings.portalPublicUrl },
+        CustomersAdminUseCase,
         ListSagasUseCase,
         ShowSagaUseCase,
         RetrySagaUseCase,

@@ -30,6 +30,8 @@ export const OPTIONS = {
   groups: { type: 'string' },
   sources: { type: 'string' },
   expires: { type: 'string' },
+  name: { type: 'string' },
+  customer: { type: 'string' },
 } as const;
 
 /** The options as `parseArgs` gives them for OPTIONS. */

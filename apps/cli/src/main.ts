@@ -29,7 +29,8 @@ Usage:
                                                             group, dead letters and replays (who), agent task
 
   hookrail endpoints add <url> --event-type T... [--description D] [--ordered] [--rate N] [--max-in-flight N]
-                                                            an outbound webhook endpoint; prints its signing secret once
+                       [--customer UID]                     an outbound webhook endpoint; prints its signing secret once
+                                                            (--customer: it receives that customer's events only)
   hookrail endpoints list | show <id>                       endpoints, their state, queue and secrets (never the values)
   hookrail endpoints disable <id> [--reason R] | enable <id>
   hookrail endpoints rotate-secret <id> [--overlap 24h]     a new secret; the old ones keep signing for the overlap
@@ -40,6 +41,11 @@ Usage:
   hookrail deliveries replay <endpoint-id> <delivery-id> | --since T [--until T] [--status S] [--dry-run]
                                                             send again (the webhook-id stays the event id); --since:
                                                             every delivery since T, or only --status delivered|failed
+
+  hookrail customers add <uid> --name N                     a customer of outbound webhooks (uid: its id in events)
+  hookrail customers list                                   customers and how many endpoints each has
+  hookrail customers token <uid> --name N [--expires 30d]   a customer API token, printed this once (default 90 days)
+  hookrail customers portal-link <uid>                      a link that opens the portal once, for 15 minutes
 
   hookrail sagas list  [--state S] [--type T] [--key K] [--limit N]   sagas, failed first, with counts per state
   hookrail sagas show  <id>                                  one saga: state, step, failure, every transition
@@ -57,7 +63,7 @@ Filters: --group G  --type T  --error-class C  --key K  --event-id E  --since T 
          (T: an ISO time or a duration back from now: 30m, 6h, 2d)
 Options: --json (machine-readable output), --help
 Replay and purge work on dead letters in status "dead". Every change an operator makes (replays, purges, endpoint
-changes, delivery replays, saga retries and cancels, tokens created and revoked) is recorded in operator_audit.
+changes, customers, their tokens and links, delivery replays, saga retries and cancels, tokens created and revoked) is recorded in operator_audit.
 "dlq list" leaves parked events out (--status parked lists them) and shows the parked keys below the dead letters.
 
 Environment: DATABASE_URL (default: database hookrail on 127.0.0.1, as npm start), KAFKA_BROKERS, KAFKA_NAMESPACE,

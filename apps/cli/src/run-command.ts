@@ -66,6 +66,16 @@ export async function runCommand(
         maxInFlight: values['max-in-flight'],
         reason: values.reason,
         overlap: values.overlap,
+        customer: values.customer,
+      });
+    } else if (command === 'customers') {
+      await (
+        await import('./commands/customers.command')
+      ).customersCommand(ctx, action, rest, {
+        json: values.json,
+        as: values.as,
+        name: values.name,
+        expires: values.expires,
       });
     } else if (command === 'deliveries') {
       await (

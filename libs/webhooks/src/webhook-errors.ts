@@ -12,3 +12,8 @@ export class WebhookNotFoundError extends Error {
 export class WebhookConflictError extends Error {
   override name = 'WebhookConflictError';
 }
+
+/** A customer token or portal link that is malformed, unknown, revoked, expired or used: a 401 naming which. */
+export class CustomerTokenRefusedError extends Error {
+  override name = 'CustomerTokenRefusedError';
+}

@@ -44,6 +44,20 @@ export class EventCatalog {
     );
   }
 
+  /** The catalogue the admin app was configured with (CATALOG_DIR, this deployment's brokers and namespace). */
+  static of(config: { CATALOG_DIR: string; KAFKA_BROKERS: string[]; KAFKA_NAMESPACE: string }): EventCatalog {
+    return EventCatalog.load(config.CATALOG_DIR, { brokers: config.KAFKA_BROKERS, namespace: config.KAFKA_NAMESPACE });
+  }
+
+  /** Every event type with its description and JSON schema: what a customer may subscribe to (none without one). */
+  eventTypes(): Array<{ type: string; description: string | null; schema: JsonSchema | null }> {
+    return (this.summary?.types ?? []).map((entry) => ({
+      type: entry.type,
+      description: entry.description ?? null,
+      schema: Object.prototype.hasOwnProperty.call(this.schemas, entry.type) ? this.schemas[entry.type] : null,
+    }));
+  }
+
   get loaded(): boolean {
     return this.summary !== undefined;
   }

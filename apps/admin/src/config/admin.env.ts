@@ -1,7 +1,18 @@
 import { Secret } from '@app/config';
 import { OutboundWebhooksEnv } from '@app/webhooks';
 import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 
 /**
  * The operator plane's configuration (`apps/admin`): `/admin`, the console, the catalogue and its own `/metrics`, on a
@@ -88,4 +99,30 @@ export class AdminEnv extends OutboundWebhooksEnv {
   @Min(60)
   @Max(10_080)
   OPS_SAMPLE_RETENTION_MINUTES = 180;
+
+  /** HTTP port of the customer API (`/customer/v1`), a listener of its own beside `/admin`. */
+  @Type(() => Number)
+  @IsInt({ message: 'must be a port number' })
+  @Min(0)
+  @Max(65535)
+  PORTAL_PORT = 3200;
+
+  /** Address the customer API listens on: loopback by default; `0.0.0.0` to face customers. */
+  @IsString()
+  @IsNotEmpty()
+  PORTAL_HOST = '127.0.0.1';
+
+  /** Where customers reach the portal: portal links are `<PORTAL_PUBLIC_URL>/portal#link=<token>`. */
+  @IsUrl(
+    { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
+    { message: 'must be an http(s) URL' },
+  )
+  PORTAL_PUBLIC_URL = 'http://127.0.0.1:3200';
+
+  /** Requests per minute each customer token may make to the customer API; past it, `429` with Retry-After. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  PORTAL_RATE_PER_MINUTE = 600;
 }

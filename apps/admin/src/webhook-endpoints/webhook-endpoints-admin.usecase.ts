@@ -1,5 +1,5 @@
 import { Database } from '@app/db';
-import { SsrfGuard, UrlRefusedError } from '@app/ssrf-guard';
+import { SsrfGuard } from '@app/ssrf-guard';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -15,12 +15,9 @@ import {
   showDelivery,
   showWebhookEndpoint,
   WebhookAdminContext,
-  WebhookConflictError,
-  WebhookInputError,
-  WebhookNotFoundError,
 } from '@app/webhooks';
 import { Injectable } from '@nestjs/common';
-import { malformed, notFound, Problem } from '@app/http';
+import { asProblems } from './webhook-problems';
 
 /**
  * /admin/webhook-endpoints: each route calls one use case of libs/webhooks (the CLI calls the same ones) and turns
@@ -88,15 +85,7 @@ export class WebhookEndpointsAdminUseCase {
   }
 
   private async run<T>(work: (context: WebhookAdminContext) => Promise<T>): Promise<T> {
-    try {
-      return await work({ dataSource: await this.database.connection(), guard: this.guard });
-    } catch (error) {
-      if (error instanceof UrlRefusedError)
-        throw new Problem(400, 'url_refused', error.message, { reason: error.reason });
-      if (error instanceof WebhookInputError) throw malformed(error.message);
-      if (error instanceof WebhookNotFoundError) throw notFound(error.message);
-      if (error instanceof WebhookConflictError) throw new Problem(409, 'conflict', error.message);
-      throw error;
-    }
+    const dataSource = await this.database.connection();
+    return asProblems(() => work({ dataSource, guard: this.guard }));
   }
 }

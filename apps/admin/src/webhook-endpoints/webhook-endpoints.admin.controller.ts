@@ -21,7 +21,10 @@ const WEBHOOKS_GROUP = 'webhooks';
 export class WebhookEndpointsAdminController {
   constructor(private readonly endpoints: WebhookEndpointsAdminUseCase) {}
 
-  /** Body: `{url, eventTypes, description?, ordered?, rateLimitPerSecond?, maxInFlight?}`. */
+  /**
+   * Body: `{url, eventTypes, description?, ordered?, rateLimitPerSecond?, maxInFlight?, customerId?, payloadFilters?}`;
+   * with `customerId` the endpoint receives that customer's events only.
+   */
   @Post()
   @Needs('administer')
   @HttpCode(201)

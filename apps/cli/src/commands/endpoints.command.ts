@@ -5,6 +5,7 @@ import {
   disableWebhookEndpoint,
   enableWebhookEndpoint,
   listWebhookEndpoints,
+  showCustomer,
   showWebhookEndpoint,
   rotateWebhookSecret,
   ssrfPolicyOf,
@@ -28,6 +29,8 @@ export interface EndpointsOptions {
   maxInFlight?: string;
   reason?: string;
   overlap?: string;
+  /** `add`: the uid of the customer whose events it receives. */
+  customer?: string;
 }
 
 /** The management context of the CLI: its database and the SSRF rules of its environment. */
@@ -67,6 +70,9 @@ export async function endpointsCommand(
   };
   switch (action) {
     case 'add': {
+      const customer = options.customer;
+      const customerId =
+        customer === undefined ? undefined : (await asCliErrors(() => showCustomer(admin.dataSource, customer))).id;
       const { endpoint, secret } = await asCliErrors(() =>
         createWebhookEndpoint(
           admin,
@@ -77,6 +83,7 @@ export async function endpointsCommand(
             ...(options.ordered && { ordered: true }),
             ...(options.rate !== undefined && { rateLimitPerSecond: integer(options.rate, 'rate') }),
             ...(options.maxInFlight !== undefined && { maxInFlight: integer(options.maxInFlight, 'max-in-flight') }),
+            ...(customerId !== undefined && { customerId }),
           },
           actor,
         ),

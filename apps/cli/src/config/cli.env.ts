@@ -1,6 +1,6 @@
 import { DEFAULT_DATABASE_URL } from '@app/db/light';
 import { OutboundWebhooksEnv } from '@app/webhooks/light';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUrl, Matches, MaxLength } from 'class-validator';
 
 /** The CLI's configuration: the same variables as the apps it inspects (the SSRF rules from OutboundWebhooksEnv). */
 export class CliEnv extends OutboundWebhooksEnv {
@@ -26,4 +26,11 @@ export class CliEnv extends OutboundWebhooksEnv {
   @IsString()
   @MaxLength(100)
   HOOKRAIL_OPERATOR?: string;
+
+  /** Where customers reach the portal, as the admin app was started with: `hookrail customers portal-link` uses it. */
+  @IsUrl(
+    { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
+    { message: 'must be an http(s) URL' },
+  )
+  PORTAL_PUBLIC_URL = 'http://127.0.0.1:3200';
 }

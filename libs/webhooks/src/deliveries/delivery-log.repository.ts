@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { updatedRows } from '../endpoints/webhook-endpoints.repository';
+import { ownedBy, updatedRows } from '../endpoints/webhook-endpoints.repository';
 import { DeliveryState } from '../webhook-states';
 
 type Db = DataSource | EntityManager;
@@ -53,13 +53,27 @@ export interface DeliveryFilter {
 const SUMMARY = `id, endpoint_id, event_id, event_type, subject, state, attempts, next_attempt_at, last_attempt_at,
   last_status, last_error, delivered_at, failed_at, replay_count, created_at`;
 
-/** The delivery log of an endpoint (webhook_deliveries, webhook_delivery_attempts) and the replay statements. */
+// Made for one customer, every statement also requires the delivery's endpoint to be that customer's.
+const OWNED_ENDPOINT = (n: number) =>
+  `($${n}::uuid IS NULL OR endpoint_id IN (SELECT id FROM webhook_endpoints WHERE ${ownedBy(n)}))`;
+
+/**
+ * The delivery log of an endpoint (webhook_deliveries, webhook_delivery_attempts) and the replay statements. Made
+ * with a customer's id, it sees and changes the deliveries of that customer's endpoints only.
+ */
 export class DeliveryLogRepository {
-  constructor(private readonly db: Db) {}
+  private readonly owner: string | null;
+
+  constructor(
+    private readonly db: Db,
+    customerId?: string,
+  ) {
+    this.owner = customerId ?? null;
+  }
 
   /** Newest first. */
   async list(endpointId: string, filter: DeliveryFilter, limit: number): Promise<DeliverySummary[]> {
-    const { where, params } = filterSql(endpointId, filter);
+    const { where, params } = filterSql(endpointId, this.owner, filter);
     const rows: Array<Record<string, any>> = await this.db.query(
       `SELECT ${SUMMARY} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1}`,
       [...params, limit],
@@ -69,14 +83,17 @@ export class DeliveryLogRepository {
 
   async find(endpointId: string, deliveryId: string): Promise<DeliveryDetail | undefined> {
     const [row]: Array<Record<string, any>> = await this.db.query(
-      `SELECT ${SUMMARY}, event_source, event_time, payload FROM webhook_deliveries WHERE endpoint_id = $1 AND id = $2`,
-      [endpointId, deliveryId],
+      `SELECT ${SUMMARY}, event_source, event_time, payload FROM webhook_deliveries
+        WHERE endpoint_id = $1 AND id = $2 AND ${OWNED_ENDPOINT(3)}`,
+      [endpointId, deliveryId, this.owner],
     );
     if (!row) return undefined;
     const attempts: Array<Record<string, any>> = await this.db.query(
       `SELECT attempt, started_at, latency_ms, status, response_body, error, worker
-         FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY id`,
-      [deliveryId],
+         FROM webhook_delivery_attempts
+        WHERE delivery_id = (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND id = $2 AND ${OWNED_ENDPOINT(3)})
+        ORDER BY id`,
+      [endpointId, deliveryId, this.owner],
     );
     return {
       ...toSummary(row),
@@ -107,7 +124,7 @@ export class DeliveryLogRepository {
     status: 'delivered' | 'failed' | undefined,
     limit: number,
   ): Promise<DeliverySummary[]> {
-    const { where, params } = filterSql(endpointId, { since, until });
+    const { where, params } = filterSql(endpointId, this.owner, { since, until });
     const states = status ? [status] : ['delivered', 'failed', 'sending'];
     const rows: Array<Record<string, any>> = await this.db.query(
       `SELECT ${SUMMARY} FROM webhook_deliveries WHERE ${where} AND state = ANY($${params.length + 1}::varchar[])
@@ -125,9 +142,9 @@ export class DeliveryLogRepository {
     const [row] = updatedRows(
       await this.db.query(
         `UPDATE webhook_deliveries SET next_attempt_at = LEAST(next_attempt_at, now()), updated_at = now()
-          WHERE endpoint_id = $1 AND id = $2 AND state = 'pending'
+          WHERE endpoint_id = $1 AND id = $2 AND state = 'pending' AND ${OWNED_ENDPOINT(3)}
          RETURNING attempts, next_attempt_at`,
-        [endpointId, deliveryId],
+        [endpointId, deliveryId, this.owner],
       ),
     );
     return row && { attempts: row.attempts, nextAttemptAt: new Date(row.next_attempt_at) };
@@ -150,10 +167,10 @@ export class DeliveryLogRepository {
               lease_until = CASE WHEN state = 'sending' THEN lease_until END,
               failed_at = NULL, delivered_at = NULL, dead_lettered_at = NULL, replay_count = replay_count + 1,
               updated_at = now()
-        WHERE endpoint_id = $1 AND id = ANY($2::bigint[])
+        WHERE endpoint_id = $1 AND id = ANY($2::bigint[]) AND ${OWNED_ENDPOINT(3)}
           AND (state IN ('delivered', 'failed') OR (state = 'sending' AND NOT replay_requested))
        RETURNING id`,
-      [endpointId, ids],
+      [endpointId, ids, this.owner],
     );
     return updatedRows(result)
       .map((row) => String(row.id))
@@ -161,9 +178,13 @@ export class DeliveryLogRepository {
   }
 }
 
-function filterSql(endpointId: string, filter: DeliveryFilter): { where: string; params: unknown[] } {
-  const conditions = ['endpoint_id = $1'];
-  const params: unknown[] = [endpointId];
+function filterSql(
+  endpointId: string,
+  owner: string | null,
+  filter: DeliveryFilter,
+): { where: string; params: unknown[] } {
+  const conditions = ['endpoint_id = $1', OWNED_ENDPOINT(2)];
+  const params: unknown[] = [endpointId, owner];
   const add = (condition: (param: string) => string, value: unknown) => {
     params.push(value);
     conditions.push(condition(`$${params.length}`));

@@ -8,6 +8,7 @@ import {
   IsNotEmpty,
   IsOptional,
   IsString,
+  IsUUID,
   Matches,
   Max,
   MaxLength,
@@ -15,8 +16,24 @@ import {
 } from 'class-validator';
 import { EVENT_TYPE_FILTER } from '../event-type-filter';
 
-/** POST /admin/webhook-endpoints, `hookrail endpoints add`. */
-export class CreateWebhookEndpointDto {
+/** `eventTypes`: 1 to 50 types (shop.order.placed.v1), prefixes ending in .* (shop.order.*) or *. */
+function EventTypes(): PropertyDecorator {
+  const rules = [
+    IsArray(),
+    ArrayNotEmpty({ message: 'eventTypes must list at least one type, prefix (shop.order.*) or *' }),
+    ArrayMaxSize(50),
+    IsString({ each: true }),
+    MaxLength(200, { each: true }),
+    Matches(EVENT_TYPE_FILTER, {
+      each: true,
+      message: 'each event type must be a type (shop.order.placed.v1), a prefix ending in .* (shop.order.*) or *',
+    }),
+  ];
+  return (target, property) => rules.forEach((rule) => rule(target, property));
+}
+
+/** POST /customer/v1/endpoints: what a customer gives for an endpoint of its own. */
+export class CustomerEndpointDto {
   /** https (http only when configured); checked by the SSRF guard. */
   @IsString()
   @IsNotEmpty()
@@ -28,16 +45,45 @@ export class CreateWebhookEndpointDto {
   @MaxLength(500)
   description?: string;
 
-  @IsArray()
-  @ArrayNotEmpty({ message: 'eventTypes must list at least one type, prefix (shop.order.*) or *' })
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @MaxLength(200, { each: true })
-  @Matches(EVENT_TYPE_FILTER, {
-    each: true,
-    message: 'each event type must be a type (shop.order.placed.v1), a prefix ending in .* (shop.order.*) or *',
-  })
+  @EventTypes()
   eventTypes: string[];
+
+  /** `[{path: '/region', equals: 'eu'}]`: every condition must hold of the event's data. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  payloadFilters?: unknown[];
+}
+
+/** PATCH /customer/v1/endpoints/:id: the fields given change; `description` and `payloadFilters` may be null. */
+export class UpdateEndpointDto {
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(2000)
+  url?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  description?: string | null;
+
+  @IsOptional()
+  @EventTypes()
+  eventTypes?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  payloadFilters?: unknown[] | null;
+}
+
+/** POST /admin/webhook-endpoints, `hookrail endpoints add`. */
+export class CreateWebhookEndpointDto extends CustomerEndpointDto {
+  /** The customer whose events it receives (its id); without one, the operator's endpoint, which receives all. */
+  @IsOptional()
+  @IsUUID('all', { message: 'customerId must be a customer id (a UUID)' })
+  customerId?: string;
 
   /** Deliveries of one aggregate go one at a time, in order. */
   @IsOptional()

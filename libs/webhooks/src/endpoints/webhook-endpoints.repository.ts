@@ -1,11 +1,14 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { EndpointState } from '../webhook-states';
 import { SecretSummary } from '../webhook-secret';
+import { PayloadFilter } from '../payload-filters';
 
 type Db = DataSource | EntityManager;
 
 export interface WebhookEndpoint {
   id: string;
+  /** The customer whose events it receives; null: the operator's, which receives every customer's. */
+  customerId: string | null;
   url: string;
   description: string | null;
   eventTypes: string[];
@@ -15,6 +18,7 @@ export interface WebhookEndpoint {
   ordered: boolean;
   rateLimitPerSecond: number | null;
   maxInFlight: number | null;
+  payloadFilters: PayloadFilter[] | null;
   /** Since when every attempt failed (the auto-disable clock); null after any success. */
   failingSince: Date | null;
   createdAt: Date;
@@ -32,30 +36,85 @@ export interface WebhookEndpointView extends WebhookEndpoint {
 
 export type NewWebhookEndpoint = Pick<
   WebhookEndpoint,
-  'id' | 'url' | 'description' | 'eventTypes' | 'ordered' | 'rateLimitPerSecond' | 'maxInFlight'
+  | 'id'
+  | 'customerId'
+  | 'url'
+  | 'description'
+  | 'eventTypes'
+  | 'ordered'
+  | 'rateLimitPerSecond'
+  | 'maxInFlight'
+  | 'payloadFilters'
 >;
 
-const COLUMNS = `id, url, description, event_types, state, disabled_reason, disabled_at, ordered, rate_limit_per_second,
-  max_in_flight, failing_since, created_at, updated_at`;
+/** What a customer may change of its endpoint. */
+export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'eventTypes' | 'payloadFilters'>>;
 
-/** The webhook_endpoints and webhook_endpoint_secrets statements of the management side (API, CLI). */
+const COLUMNS = `id, customer_id, url, description, event_types, state, disabled_reason, disabled_at, ordered,
+  rate_limit_per_second, max_in_flight, payload_filters, failing_since, created_at, updated_at`;
+
+/**
+ * `$n` is null (the operator: every endpoint) or a customer's id (that customer's endpoints only). Every statement of a
+ * repository made for one customer carries it, so that another's rows are not found.
+ */
+export const ownedBy = (n: number, column = 'customer_id') => `($${n}::uuid IS NULL OR ${column} = $${n}::uuid)`;
+
+/**
+ * The webhook_endpoints and webhook_endpoint_secrets statements of the management side (API, CLI). Made with a
+ * customer's id, it sees and changes that customer's endpoints only.
+ */
 export class WebhookEndpointsRepository {
-  constructor(private readonly db: Db) {}
+  private readonly owner: string | null;
+
+  constructor(
+    private readonly db: Db,
+    customerId?: string,
+  ) {
+    this.owner = customerId ?? null;
+  }
 
   async insert(endpoint: NewWebhookEndpoint): Promise<void> {
     await this.db.query(
-      `INSERT INTO webhook_endpoints (id, url, description, event_types, ordered, rate_limit_per_second, max_in_flight)
-       VALUES ($1, $2, $3, $4::varchar[], $5, $6, $7)`,
+      `INSERT INTO webhook_endpoints (id, customer_id, url, description, event_types, ordered, rate_limit_per_second,
+                                      max_in_flight, payload_filters)
+       VALUES ($1, $2, $3, $4, $5::varchar[], $6, $7, $8, $9::jsonb)`,
       [
         endpoint.id,
+        endpoint.customerId,
         endpoint.url,
         endpoint.description,
         endpoint.eventTypes,
         endpoint.ordered,
         endpoint.rateLimitPerSecond,
         endpoint.maxInFlight,
+        endpoint.payloadFilters === null ? null : JSON.stringify(endpoint.payloadFilters),
       ],
     );
+  }
+
+  /** The given fields of an endpoint (of this repository's customer); false when there is none. */
+  async update(id: string, changes: EndpointChanges): Promise<boolean> {
+    const result: unknown = await this.db.query(
+      `UPDATE webhook_endpoints
+          SET url = COALESCE($3, url),
+              description = CASE WHEN $4::boolean THEN $5 ELSE description END,
+              event_types = COALESCE($6::varchar[], event_types),
+              payload_filters = CASE WHEN $7::boolean THEN $8::jsonb ELSE payload_filters END,
+              updated_at = now()
+        WHERE id = $1 AND ${ownedBy(2)}
+       RETURNING id`,
+      [
+        id,
+        this.owner,
+        changes.url ?? null,
+        changes.description !== undefined,
+        changes.description ?? null,
+        changes.eventTypes ?? null,
+        changes.payloadFilters !== undefined,
+        changes.payloadFilters ? JSON.stringify(changes.payloadFilters) : null,
+      ],
+    );
+    return updatedRows(result).length > 0;
   }
 
   async addSecret(endpointId: string, secretId: string, secret: string): Promise<void> {
@@ -69,15 +128,16 @@ export class WebhookEndpointsRepository {
   /** Newest first. */
   async list(): Promise<WebhookEndpointView[]> {
     const rows: Array<Record<string, any>> = await this.db.query(
-      `SELECT ${COLUMNS} FROM webhook_endpoints ORDER BY created_at DESC, id`,
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE ${ownedBy(1)} ORDER BY created_at DESC, id`,
+      [this.owner],
     );
     return this.views(rows);
   }
 
   async find(id: string): Promise<WebhookEndpointView | undefined> {
     const rows: Array<Record<string, any>> = await this.db.query(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1`,
-      [id],
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND ${ownedBy(2)}`,
+      [id, this.owner],
     );
     return (await this.views(rows))[0];
   }
@@ -85,8 +145,8 @@ export class WebhookEndpointsRepository {
   /** In a transaction: the endpoint's row, locked against concurrent changes until the commit. */
   async lock(id: string): Promise<WebhookEndpoint | undefined> {
     const rows: Array<Record<string, any>> = await this.db.query(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 FOR UPDATE`,
-      [id],
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND ${ownedBy(2)} FOR UPDATE`,
+      [id, this.owner],
     );
     return rows[0] && toEndpoint(rows[0]);
   }
@@ -104,9 +164,9 @@ export class WebhookEndpointsRepository {
     const enabled: unknown[] = await this.db.query(
       `UPDATE webhook_endpoints
           SET state = 'enabled', disabled_reason = NULL, disabled_at = NULL, failing_since = NULL, updated_at = now()
-        WHERE id = $1 AND state = 'disabled'
+        WHERE id = $1 AND ${ownedBy(2)} AND state = 'disabled'
        RETURNING id`,
-      [id],
+      [id, this.owner],
     );
     if (updatedRows(enabled).length === 0) return false;
     await this.db.query(
@@ -132,7 +192,12 @@ export class WebhookEndpointsRepository {
   /** The endpoint, its secrets, deliveries and their attempts (foreign keys cascade). */
   async delete(id: string): Promise<boolean> {
     return (
-      updatedRows(await this.db.query(`DELETE FROM webhook_endpoints WHERE id = $1 RETURNING id`, [id])).length > 0
+      updatedRows(
+        await this.db.query(`DELETE FROM webhook_endpoints WHERE id = $1 AND ${ownedBy(2)} RETURNING id`, [
+          id,
+          this.owner,
+        ]),
+      ).length > 0
     );
   }
 
@@ -200,6 +265,7 @@ function failuresOf(row: { count: number; last_failed_at: Date | null } | undefi
 function toEndpoint(row: Record<string, any>): WebhookEndpoint {
   return {
     id: row.id,
+    customerId: row.customer_id,
     url: row.url,
     description: row.description,
     eventTypes: row.event_types,
@@ -209,6 +275,7 @@ function toEndpoint(row: Record<string, any>): WebhookEndpoint {
     ordered: row.ordered,
     rateLimitPerSecond: row.rate_limit_per_second,
     maxInFlight: row.max_in_flight,
+    payloadFilters: row.payload_filters,
     failingSince: row.failing_since ? new Date(row.failing_since) : null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),

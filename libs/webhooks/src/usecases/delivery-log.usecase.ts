@@ -9,13 +9,13 @@ import { checkedId, ENDPOINT_SUBJECT, WebhookAdminContext } from './manage-endpo
 
 /** An endpoint's deliveries, newest first, by status, event type and creation time. */
 export async function listDeliveries(
-  { dataSource }: WebhookAdminContext,
+  context: WebhookAdminContext,
   endpointId: string,
   query: unknown,
 ): Promise<DeliverySummary[]> {
-  await existing(dataSource, endpointId);
+  await existing(context, endpointId);
   const dto = validInput(ListDeliveriesQuery, query ?? {});
-  return new DeliveryLogRepository(dataSource).list(
+  return new DeliveryLogRepository(context.dataSource, context.customerId).list(
     endpointId,
     {
       status: dto.status,
@@ -29,13 +29,13 @@ export async function listDeliveries(
 
 /** One delivery with its payload and every attempt (time, status, latency, first 2 KB of the answer, error). */
 export async function showDelivery(
-  { dataSource }: WebhookAdminContext,
+  { dataSource, customerId }: WebhookAdminContext,
   endpointId: string,
   deliveryId: string,
 ): Promise<DeliveryDetail> {
   checkedId(endpointId);
   const found = /^\d{1,18}$/.test(deliveryId)
-    ? await new DeliveryLogRepository(dataSource).find(endpointId, deliveryId)
+    ? await new DeliveryLogRepository(dataSource, customerId).find(endpointId, deliveryId)
     : undefined;
   if (!found) throw new WebhookNotFoundError(`endpoint ${endpointId} has no delivery ${deliveryId.slice(0, 40)}`);
   return found;
@@ -91,7 +91,7 @@ export async function retryDeliveryNow(
   deliveryId: string,
   actor: string,
 ): Promise<RetryNowResult> {
-  const endpoint = await existing(context.dataSource, endpointId);
+  const endpoint = await existing(context, endpointId);
   const delivery = await showDelivery(context, endpointId, deliveryId);
   if (delivery.state === 'sending')
     throw new WebhookConflictError(`delivery ${deliveryId} is sending: an attempt is in flight`);
@@ -102,7 +102,7 @@ export async function retryDeliveryNow(
       `endpoint ${endpointId} is disabled: its deliveries wait until it is enabled, which sends them at once`,
     );
   const due = await context.dataSource.transaction(async (manager) => {
-    const changed = await new DeliveryLogRepository(manager).dueNow(endpointId, deliveryId);
+    const changed = await new DeliveryLogRepository(manager, context.customerId).dueNow(endpointId, deliveryId);
     if (changed)
       await new OperatorAuditRepository(manager).record({
         actor,
@@ -135,11 +135,11 @@ export async function replayDeliveries(
   input: unknown,
   actor: string,
 ): Promise<ReplayResult> {
-  const endpoint = await existing(context.dataSource, endpointId);
+  const endpoint = await existing(context, endpointId);
   const dto = validInput(ReplayDeliveriesDto, input ?? {});
   const since = time('since', dto.since)!;
   const until = time('until', dto.until);
-  const candidates = await new DeliveryLogRepository(context.dataSource).replayableBetween(
+  const candidates = await new DeliveryLogRepository(context.dataSource, context.customerId).replayableBetween(
     endpoint.id,
     since,
     until,
@@ -162,23 +162,23 @@ export async function replayDeliveries(
 
 /** The endpoint's audit trail, newest first. */
 export async function endpointAudit(
-  { dataSource }: WebhookAdminContext,
+  context: WebhookAdminContext,
   endpointId: string,
   limit: number,
 ): Promise<OperatorAuditEntry[]> {
-  await existing(dataSource, endpointId);
-  return new OperatorAuditRepository(dataSource).forSubject(ENDPOINT_SUBJECT, endpointId, limit);
+  await existing(context, endpointId);
+  return new OperatorAuditRepository(context.dataSource).forSubject(ENDPOINT_SUBJECT, endpointId, limit);
 }
 
 async function requeue(
-  { dataSource }: WebhookAdminContext,
+  { dataSource, customerId }: WebhookAdminContext,
   endpointId: string,
   ids: string[],
   actor: string,
   details: Record<string, unknown>,
 ): Promise<ReplayResult> {
   const replayed = await dataSource.transaction(async (manager) => {
-    const queued = await new DeliveryLogRepository(manager).requeue(endpointId, ids);
+    const queued = await new DeliveryLogRepository(manager, customerId).requeue(endpointId, ids);
     if (queued.length > 0)
       await new OperatorAuditRepository(manager).record({
         actor,
@@ -194,8 +194,8 @@ async function requeue(
   return { dryRun: false, matched: ids.length, replayed };
 }
 
-async function existing(dataSource: WebhookAdminContext['dataSource'], endpointId: string) {
-  const endpoint = await new WebhookEndpointsRepository(dataSource).find(checkedId(endpointId));
+async function existing({ dataSource, customerId }: WebhookAdminContext, endpointId: string) {
+  const endpoint = await new WebhookEndpointsRepository(dataSource, customerId).find(checkedId(endpointId));
   if (!endpoint) throw new WebhookNotFoundError(`no webhook endpoint with id ${endpointId}`);
   return endpoint;
 }

@@ -2,20 +2,36 @@ import { OperatorAuditRepository } from '@app/audit';
 import { SsrfGuard } from '@app/ssrf-guard';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { CreateWebhookEndpointDto, DisableWebhookEndpointDto, RotateWebhookSecretDto } from '../dtos/endpoint.dto';
+import { WebhookCustomersRepository } from '../customers/webhook-customers.repository';
+import {
+  CreateWebhookEndpointDto,
+  CustomerEndpointDto,
+  DisableWebhookEndpointDto,
+  RotateWebhookSecretDto,
+  UpdateEndpointDto,
+} from '../dtos/endpoint.dto';
+import { parsePayloadFilters } from '../payload-filters';
 import { validInput } from '../dtos/validate-input';
-import { WebhookEndpointsRepository, WebhookEndpointView } from '../endpoints/webhook-endpoints.repository';
-import { WebhookConflictError, WebhookNotFoundError } from '../webhook-errors';
+import {
+  EndpointChanges,
+  WebhookEndpointsRepository,
+  WebhookEndpointView,
+} from '../endpoints/webhook-endpoints.repository';
+import { WebhookConflictError, WebhookInputError, WebhookNotFoundError } from '../webhook-errors';
 import { newWebhookSecret } from '../webhook-secret';
 
 export const ENDPOINT_SUBJECT = 'webhook-endpoint';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** What management needs: the database and the SSRF guard configured for this process. */
+/**
+ * What management needs: the database and the SSRF guard configured for this process; for the customer API, the
+ * customer's id, which scopes every statement to its endpoints (another's are not found).
+ */
 export interface WebhookAdminContext {
   dataSource: DataSource;
   guard: SsrfGuard;
+  customerId?: string;
 }
 
 /** An endpoint and the secret it signs with, shown this once and never again. */
@@ -26,21 +42,30 @@ export interface EndpointWithSecret {
 
 /**
  * Creates an endpoint: the input checked (400 naming the field), the URL through the SSRF guard (400 with the
- * reason), then the endpoint, its first secret and the audit row in one transaction.
+ * reason), then the endpoint, its first secret and the audit row in one transaction. A customer's (the context's,
+ * or the operator's `customerId`, which must exist) receives that customer's events only.
  */
 export async function createWebhookEndpoint(
-  { dataSource, guard }: WebhookAdminContext,
+  { dataSource, guard, customerId: caller }: WebhookAdminContext,
   input: unknown,
   actor: string,
 ): Promise<EndpointWithSecret> {
-  const dto = validInput(CreateWebhookEndpointDto, input);
+  const dto: CreateWebhookEndpointDto = caller
+    ? validInput(CustomerEndpointDto, input)
+    : validInput(CreateWebhookEndpointDto, input);
+  const payloadFilters = parsePayloadFilters(dto.payloadFilters);
   await guard.checkNew(dto.url);
+  const customerId = caller ?? dto.customerId ?? null;
   const id = randomUUID();
   const secret = newWebhookSecret();
   await dataSource.transaction(async (manager) => {
-    const endpoints = new WebhookEndpointsRepository(manager);
+    if (customerId && !(await new WebhookCustomersRepository(manager).keep(customerId)))
+      throw new WebhookInputError(`customerId: no customer with id ${customerId}`);
+    const endpoints = new WebhookEndpointsRepository(manager, caller);
     await endpoints.insert({
       id,
+      customerId,
+      payloadFilters,
       url: dto.url,
       description: dto.description ?? null,
       eventTypes: [...new Set(dto.eventTypes)],
@@ -58,18 +83,47 @@ export async function createWebhookEndpoint(
       count: 1,
     });
   });
-  return { endpoint: (await new WebhookEndpointsRepository(dataSource).find(id))!, secret };
+  return { endpoint: (await new WebhookEndpointsRepository(dataSource, caller).find(id))!, secret };
 }
 
-export async function listWebhookEndpoints({ dataSource }: WebhookAdminContext): Promise<WebhookEndpointView[]> {
-  return new WebhookEndpointsRepository(dataSource).list();
+export async function listWebhookEndpoints({
+  dataSource,
+  customerId,
+}: WebhookAdminContext): Promise<WebhookEndpointView[]> {
+  return new WebhookEndpointsRepository(dataSource, customerId).list();
 }
 
 export async function showWebhookEndpoint(
-  { dataSource }: WebhookAdminContext,
+  { dataSource, customerId }: WebhookAdminContext,
   id: string,
 ): Promise<WebhookEndpointView> {
-  return (await new WebhookEndpointsRepository(dataSource).find(checkedId(id))) ?? notFound(id);
+  return (await new WebhookEndpointsRepository(dataSource, customerId).find(checkedId(id))) ?? notFound(id);
+}
+
+/**
+ * Changes the fields given (`url`, `eventTypes`, `description`, `payloadFilters`); a new URL goes through the SSRF
+ * guard. Audited.
+ */
+export async function updateWebhookEndpoint(
+  context: WebhookAdminContext,
+  id: string,
+  input: unknown,
+  actor: string,
+): Promise<WebhookEndpointView> {
+  const dto = validInput(UpdateEndpointDto, input ?? {});
+  const payloadFilters = dto.payloadFilters === undefined ? undefined : parsePayloadFilters(dto.payloadFilters);
+  if (Object.keys(dto).length === 0)
+    throw new WebhookInputError('nothing to change: give url, eventTypes, description or payloadFilters');
+  if (dto.url !== undefined) await context.guard.checkNew(dto.url);
+  const changes: EndpointChanges = {
+    url: dto.url,
+    description: dto.description,
+    eventTypes: dto.eventTypes && [...new Set(dto.eventTypes)],
+    payloadFilters,
+  };
+  return change(context, id, actor, 'update', { ...changes }, async (endpoints) => {
+    await endpoints.update(id, changes);
+  });
 }
 
 /**
@@ -77,25 +131,25 @@ export async function showWebhookEndpoint(
  * disabled. Audited.
  */
 export async function disableWebhookEndpoint(
-  { dataSource }: WebhookAdminContext,
+  context: WebhookAdminContext,
   id: string,
   input: unknown,
   actor: string,
 ): Promise<WebhookEndpointView> {
   const dto = validInput(DisableWebhookEndpointDto, input ?? {});
   const reason = `disabled by ${actor}${dto.reason ? `: ${dto.reason}` : ''}`;
-  return change(dataSource, id, actor, 'disable', { ...dto }, async (endpoints) => {
+  return change(context, id, actor, 'disable', { ...dto }, async (endpoints) => {
     if (!(await endpoints.disable(id, reason))) throw new WebhookConflictError(`endpoint ${id} is already disabled`);
   });
 }
 
 /** disabled → enabled: the deliveries that waited go now, in order. 409 when it is already enabled. Audited. */
 export async function enableWebhookEndpoint(
-  { dataSource }: WebhookAdminContext,
+  context: WebhookAdminContext,
   id: string,
   actor: string,
 ): Promise<WebhookEndpointView> {
-  return change(dataSource, id, actor, 'enable', {}, async (endpoints) => {
+  return change(context, id, actor, 'enable', {}, async (endpoints) => {
     if (!(await endpoints.enable(id))) throw new WebhookConflictError(`endpoint ${id} is already enabled`);
   });
 }
@@ -105,14 +159,14 @@ export async function enableWebhookEndpoint(
  * once). Returns the new secret, this once. Audited (without the secret).
  */
 export async function rotateWebhookSecret(
-  { dataSource }: WebhookAdminContext,
+  context: WebhookAdminContext,
   id: string,
   input: unknown,
   actor: string,
 ): Promise<EndpointWithSecret> {
   const dto = validInput(RotateWebhookSecretDto, input ?? {});
   const secret = newWebhookSecret();
-  const endpoint = await change(dataSource, id, actor, 'rotate-secret', { ...dto }, async (endpoints) => {
+  const endpoint = await change(context, id, actor, 'rotate-secret', { ...dto }, async (endpoints) => {
     await endpoints.expireSecrets(id, dto.overlapSeconds);
     await endpoints.addSecret(id, randomUUID(), secret);
   });
@@ -121,13 +175,13 @@ export async function rotateWebhookSecret(
 
 /** The endpoint with its secrets, deliveries and their attempts. Audited (the audit row stays). */
 export async function deleteWebhookEndpoint(
-  { dataSource }: WebhookAdminContext,
+  { dataSource, customerId }: WebhookAdminContext,
   id: string,
   actor: string,
 ): Promise<{ deleted: string }> {
   checkedId(id);
   await dataSource.transaction(async (manager) => {
-    const endpoints = new WebhookEndpointsRepository(manager);
+    const endpoints = new WebhookEndpointsRepository(manager, customerId);
     const endpoint = (await endpoints.lock(id)) ?? notFound(id);
     await endpoints.delete(id);
     await new OperatorAuditRepository(manager).record({
@@ -143,7 +197,7 @@ export async function deleteWebhookEndpoint(
 }
 
 async function change(
-  dataSource: DataSource,
+  { dataSource, customerId }: WebhookAdminContext,
   id: string,
   actor: string,
   action: string,
@@ -152,7 +206,7 @@ async function change(
 ): Promise<WebhookEndpointView> {
   checkedId(id);
   await dataSource.transaction(async (manager) => {
-    const endpoints = new WebhookEndpointsRepository(manager);
+    const endpoints = new WebhookEndpointsRepository(manager, customerId);
     (await endpoints.lock(id)) ?? notFound(id);
     await work(endpoints);
     await new OperatorAuditRepository(manager).record({
@@ -164,7 +218,7 @@ async function change(
       count: 1,
     });
   });
-  return (await new WebhookEndpointsRepository(dataSource).find(id))!;
+  return (await new WebhookEndpointsRepository(dataSource, customerId).find(id))!;
 }
 
 export function checkedId(id: string): string {
