@@ -146,7 +146,16 @@ export interface Allowance {
 
 const MEASURES = 'measures it across tables (latency joins, counts) as no product statement does';
 
+const SEEDS_CUSTOMERS = 'seeds 10,000 customers and their endpoints in one statement each, as no product code does';
+
 export const ALLOWED: readonly Allowance[] = [
+  ...['webhook_customers', 'webhook_endpoints'].map((table): Allowance => ({
+    kind: 'benchmark',
+    file: 'bench/webhooks/customers-phase.ts',
+    table,
+    access: 'write',
+    because: SEEDS_CUSTOMERS,
+  })),
   {
     kind: 'join',
     file: 'libs/dead-letters/src/dead-letters.repository.ts',

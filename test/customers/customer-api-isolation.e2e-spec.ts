@@ -139,9 +139,10 @@ describe('/customer/v1: two customers, isolated from each other and from the ope
       expect(log.body.map((delivery: { id: string }) => delivery.id)).toEqual([deliveries[who]]);
       const one = await as(who, 'GET', `/customer/v1/endpoints/${endpoints[who]}/deliveries/${deliveries[who]}`);
       expect(one.status).toBe(200);
-      expect(one.body.attemptLog).toEqual([
-        { attempt: 1, startedAt: expect.any(String), latencyMs: 42, status: 200, responseBody: 'ok', error: null },
+      expect(one.body.attemptsLog).toEqual([
+        { attempt: 1, at: expect.any(String), durationMs: 42, status: 200, responseExcerpt: 'ok', error: null },
       ]);
+      expect(JSON.stringify(one.body)).not.toContain('worker');
     }
     const me = await as('a', 'GET', '/customer/v1/me');
     expect(me.body).toEqual({

@@ -93,7 +93,16 @@ export class PortalUseCase {
   /** With its attempts (time, latency, status, the answer's first 2 KB, error), not the workers' names. */
   async delivery(who: CustomerIdentity, id: string, deliveryId: string) {
     const { attemptLog, ...delivery } = await this.run(who, (context) => showDelivery(context, id, deliveryId));
-    return { ...delivery, attemptLog: attemptLog.map(({ worker: _worker, ...attempt }) => attempt) };
+    // Each attempt as a customer reads it: when, how long, the answer; never which worker sent it.
+    const attemptsLog = attemptLog.map((attempt) => ({
+      attempt: attempt.attempt,
+      at: attempt.startedAt,
+      durationMs: attempt.latencyMs,
+      status: attempt.status,
+      responseExcerpt: attempt.responseBody,
+      error: attempt.error,
+    }));
+    return { ...delivery, attemptsLog };
   }
 
   replayOne(who: CustomerIdentity, id: string, deliveryId: string) {
