@@ -26,6 +26,8 @@ async function main(): Promise<number> {
   const body = JSON.stringify({
     type,
     timestamp: new Date().toISOString(),
+    // The shop the order belongs to: the example source's customerIdPath, which outbound webhooks route by.
+    shop: { id: 'shop_lovelace' },
     data: {
       orderId,
       customer: { id: 'cus_42', email: 'ada@example.com', name: 'Ada Lovelace' },

@@ -113,15 +113,26 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
       // The second shell: the README's commands as written.
       const sent = shell('npm', ['run', '--silent', 'webhook:send']);
       expect(sent).toMatchObject({ code: 0, stdout: expect.stringContaining('→ 202') });
-      const added = shell(process.execPath, [
-        path.join(root, 'bin/hookrail'),
+      const hookrail = (...args: string[]) => shell(process.execPath, [path.join(root, 'bin/hookrail'), ...args]);
+      const eventId = /"id":"([0-9a-f-]{36})"/.exec(sent.stdout)?.[1];
+      const token = JSON.parse(hookrail('tokens', 'create', 'me', '--role', 'viewer', '--json').stdout).token;
+      const status = await fetch(`http://127.0.0.1:3000/events/${eventId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(status.status).toBe(200);
+      expect(hookrail('customers', 'add', 'shop_lovelace', '--name', 'Lovelace Books')).toMatchObject({ code: 0 });
+      const added = hookrail(
         'endpoints',
         'add',
         'http://127.0.0.1:4014/hooks/orders',
         '--event-type',
         'shop.order.*',
-      ]);
+        '--customer',
+        'shop_lovelace',
+      );
       expect(added).toMatchObject({ code: 0, stdout: expect.stringContaining('signing secret') });
+      const link = hookrail('customers', 'portal-link', 'shop_lovelace');
+      expect(link).toMatchObject({ code: 0, stdout: expect.stringContaining('http://127.0.0.1:3200/portal#link=') });
       const lag = shell(process.execPath, [path.join(root, 'bin/hookrail'), 'lag']);
       expect(lag).toMatchObject({ code: 0, stdout: expect.stringContaining(`${namespace}notifier`) });
       const again = shell('npm', ['run', '--silent', 'webhook:send', '--', 'shop.order.paid.v1']);
