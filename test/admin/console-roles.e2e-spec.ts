@@ -103,8 +103,8 @@ describe('operator console in headless Chromium with a viewer and with a team op
     await page.fill('#token-groups', 'ledger');
     await page.click('#token-add button[type=submit]');
     await page.click('#confirm-ok');
+    await page.locator('#token-secret', { hasText: /^hrk_/ }).waitFor();
     const shown = (await page.locator('#token-secret').textContent()) ?? '';
-    expect(shown).toMatch(/^hrk_/);
     const whoami = await fetch(`${ingress.adminUrl}/admin/whoami`, { headers: { authorization: `Bearer ${shown}` } });
     expect(await whoami.json()).toMatchObject({ name: 'made-in-console', role: 'operator', groups: ['ledger'] });
     await page.locator('#tokens tr[data-token="made-in-console"] button[data-action=revoke-token]').click();
@@ -112,6 +112,40 @@ describe('operator console in headless Chromium with a viewer and with a team op
     await page.locator('#tokens tr[data-token="made-in-console"][data-state=revoked]').waitFor();
     const after = await fetch(`${ingress.adminUrl}/admin/whoami`, { headers: { authorization: `Bearer ${shown}` } });
     expect(after.status).toBe(401);
+  });
+
+  it('lets an admin add a customer and make its portal link, which opens the portal once', async () => {
+    await signIn(ADMIN_TOKEN);
+    await page.locator('#who', { hasText: 'signed in as admin' }).waitFor();
+    await page.click('nav a[data-page=customers]');
+    await page.click('#customer-add-box summary');
+    await page.fill('#customer-uid', 'shop_console');
+    await page.fill('#customer-name', 'Console Books');
+    await page.click('#customer-add button[type=submit]');
+    await page.click('#confirm-ok');
+    const row = page.locator('#customers tr[data-customer="shop_console"]');
+    await row.waitFor();
+    await row.locator('button[data-action=portal-link]').click();
+    await page.click('#confirm-ok');
+    await page.locator('#customer-link', { hasText: '/portal#link=' }).waitFor();
+    const link = new URL((await page.locator('#customer-link').textContent()) ?? '').hash.slice('#link='.length);
+    const open = (body: unknown) =>
+      fetch(`${ingress.portalUrl}/customer/v1/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await open({ link })).status).toBe(201);
+    expect((await open({ link })).status).toBe(401);
+  });
+
+  it('offers a viewer the customers but no change to them', async () => {
+    await signIn(tokens.viewer);
+    await page.locator('#who', { hasText: 'signed in as console-viewer' }).waitFor();
+    await page.click('nav a[data-page=customers]');
+    await page.locator('#customers tr[data-customer="shop_console"]').waitFor();
+    expect(await page.locator('#customers button[data-action]:visible').count()).toBe(0);
+    expect(await page.locator('#customer-add-box').isVisible()).toBe(false);
   });
 
   it('sends a status token back to the sign-in form, saying why', async () => {

@@ -20,7 +20,7 @@ ${DOM_HELPERS_SCRIPT}
   /** What each action needs of the token; an action not listed is reading, which any console token may do. */
   const NEEDS = {
     replay: 'operate', release: 'operate', retry: 'operate', cancel: 'operate', disable: 'operate', enable: 'operate',
-    'replay-since': 'operate', purge: 'administer', 'revoke-token': 'administer', 'purge-key': 'administer', rotate: 'administer', create: 'administer',
+    'replay-since': 'operate', purge: 'administer', 'revoke-token': 'administer', 'portal-link': 'administer', 'delete-customer': 'administer', 'purge-key': 'administer', rotate: 'administer', create: 'administer',
   };
 
   /** Whether the signed-in token may take an action needing \`need\` (on \`group\`): the API's own rule. */

@@ -1,5 +1,6 @@
 import { ConsolePage } from '../console-parts';
 import { catalogPage } from './catalog.page';
+import { customersPage } from './customers.page';
 import { deadLettersPage } from './dead-letters.page';
 import { eventTrailPage } from './event-trail.page';
 import { jobsPage } from './jobs.page';
@@ -15,6 +16,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   deadLettersPage,
   sagasPage,
   webhookEndpointsPage,
+  customersPage,
   sourcesPage,
   jobsPage,
   catalogPage,
