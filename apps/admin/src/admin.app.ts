@@ -1,4 +1,4 @@
-import { logRequest } from '@app/http';
+import { measureAndLogRequests } from '@app/http';
 import { createLogger, NestLogger } from '@app/logger';
 import { ssrfExceptions, ssrfPolicyOf } from '@app/webhooks';
 import { NestFactory } from '@nestjs/core';
@@ -30,11 +30,6 @@ export async function createAdminApp(config: AdminEnv): Promise<NestFastifyAppli
     { logger: new NestLogger(logger), bodyParser: false },
   );
   const metrics = app.get(AdminMetrics);
-  fastify.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    logRequest(requestLogger, request, reply, route);
-    done();
-  });
+  measureAndLogRequests(fastify, metrics, requestLogger);
   return app;
 }

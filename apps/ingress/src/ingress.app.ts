@@ -5,7 +5,7 @@ import { IngressEnv } from './config/ingress.env';
 import { GroupCommitWriter } from './events/group-commit.writer';
 import { OverloadedError } from './events/overload';
 import { overloaded } from './http/problem.filter';
-import { annotateRequest, logRequest } from '@app/http';
+import { annotateRequest, measureAndLogRequests } from '@app/http';
 import { IngressModule } from './ingress.module';
 import { IngressMetrics } from './metrics/ingress.metrics';
 import { loadSources } from './sources/sources.loader';
@@ -60,12 +60,7 @@ export async function createIngressApp(config: IngressEnv): Promise<NestFastifyA
       .headers({ 'content-type': 'application/json; charset=utf-8', ...problem.headers })
       .send(JSON.stringify({ error: problem.code, message: problem.message, ...problem.details }));
   });
-  fastify.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    logRequest(requestLogger, request, reply, route);
-    done();
-  });
+  measureAndLogRequests(fastify, metrics, requestLogger);
   return app;
 }
 

@@ -1,4 +1,4 @@
-import { FastifyReply, FastifyRequest } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 
 export interface RequestLogFields {
@@ -41,4 +41,19 @@ export function logRequest(logger: Logger, request: FastifyRequest, reply: Fasti
   if (level === 'error') logger.error(line, 'request failed');
   else if (level === 'debug') logger.debug(line, 'request');
   else logger.info(line, 'request');
+}
+
+/** What counts a request: an app's latency histogram by method, route pattern and status. */
+export interface RequestObserver {
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+}
+
+/** After every response: its latency into the app's metrics and its one log line (logRequest). */
+export function measureAndLogRequests(fastify: FastifyInstance, metrics: RequestObserver, logger: Logger): void {
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    logRequest(logger, request, reply, route);
+    done();
+  });
 }
