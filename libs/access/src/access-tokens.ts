@@ -22,6 +22,11 @@ export interface IssueTokenInput {
 
 export type TokenState = 'live' | 'revoked' | 'expired';
 
+/** A new bearer token: the prefix that says whose it is (`hrk_`, `hrc_`) and 32 random bytes, base64url. */
+export function newBearerToken(prefix: string): string {
+  return `${prefix}${randomBytes(32).toString('base64url')}`;
+}
+
 /** sha256 of a token, hex: what is stored and looked up. */
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -43,7 +48,7 @@ export async function issueToken(
 ): Promise<{ token: string; identity: Identity }> {
   const fields = validTokenFields(input);
   if (await repo.findByName(fields.name)) throw taken(fields.name);
-  const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const token = newBearerToken(TOKEN_PREFIX);
   await repo.insert({ ...fields, tokenHash: tokenHash(token) }).catch((error: unknown) => {
     // Another request took the name between the check and the insert.
     throw (error as { code?: string }).code === '23505' ? taken(fields.name) : error;

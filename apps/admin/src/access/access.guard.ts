@@ -1,5 +1,5 @@
 import { AccessTokens, Identity, permit } from '@app/access';
-import { forbidden, unauthorized } from '@app/http';
+import { bearerOf, forbidden, unauthorized } from '@app/http';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { FastifyRequest } from 'fastify';
@@ -21,9 +21,9 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    if (!match) throw unauthorized('missing bearer token (Authorization: Bearer <token>)');
-    const identity = await this.tokens.authenticate(match[1]);
+    const bearer = bearerOf(request.headers.authorization);
+    if (!bearer) throw unauthorized('missing bearer token (Authorization: Bearer <token>)');
+    const identity = await this.tokens.authenticate(bearer);
     if ('refused' in identity) throw unauthorized(identity.refused);
     const route = this.reflector.getAllAndOverride<RouteNeed | undefined>(NEED, [
       context.getHandler(),

@@ -9,7 +9,6 @@ import {
   TokenRefusedError,
 } from '@app/access';
 import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime';
-import { CONSUMER_GROUPS } from '@app/contracts';
 import { Database, managerRows } from '@app/db';
 import { malformed, notFound, Problem } from '@app/http';
 import { Injectable } from '@nestjs/common';
@@ -49,7 +48,7 @@ export class TokensAdminUseCase {
     if (body.expires !== undefined && typeof body.expires !== 'string')
       throw malformed('expires must be a duration (30d, 12h, 90m) or an ISO time');
     const dataSource = await this.database.connection();
-    const registered = await new ConsumerGroupOwnersRepository(managerRows(dataSource.manager)).list();
+    const knownGroups = await new ConsumerGroupOwnersRepository(managerRows(dataSource.manager)).knownGroups();
     return guard(async () => {
       const expiresAt = typeof body.expires === 'string' ? parseExpiry(body.expires) : null;
       const { token, identity } = await createOperatorToken(dataSource, {
@@ -59,7 +58,7 @@ export class TokensAdminUseCase {
         sources: list('sources'),
         expiresAt,
         createdBy: actor,
-        knownGroups: [...new Set([...CONSUMER_GROUPS, ...registered.map((owner) => owner.group)])],
+        knownGroups,
       });
       return { ...identity, token, expiresAt: expiresAt?.toISOString() ?? null };
     });

@@ -1,5 +1,5 @@
 import { Database } from '@app/db';
-import { unauthorized } from '@app/http';
+import { bearerOf, unauthorized } from '@app/http';
 import { authenticateCustomer, CustomerIdentity } from '@app/webhooks';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
@@ -22,10 +22,10 @@ export class CustomerGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    if (!match) throw unauthorized('missing bearer token (Authorization: Bearer <customer token>)');
+    const bearer = bearerOf(request.headers.authorization);
+    if (!bearer) throw unauthorized('missing bearer token (Authorization: Bearer <customer token>)');
     const dataSource = await this.database.connection();
-    const identity = await asProblems(() => authenticateCustomer(dataSource, match[1]));
+    const identity = await asProblems(() => authenticateCustomer(dataSource, bearer));
     this.rateLimit.take(identity.token.id);
     (request as FastifyRequest & { [CUSTOMER]?: CustomerIdentity })[CUSTOMER] = identity;
     return true;

@@ -7,7 +7,6 @@ import {
   TokenRefusedError,
 } from '@app/access';
 import { ConsumerGroupOwnersRepository } from '@app/consumer-runtime/light';
-import { CONSUMER_GROUPS } from '@app/contracts/light';
 import { managerRows } from '@app/db/light';
 import { CliContext } from '../cli-context';
 import { CommandRefusedError, UsageError } from '../cli-errors';
@@ -57,7 +56,7 @@ async function create(ctx: CliContext, name: string, options: TokensOptions): Pr
   if (!options.role) throw new UsageError('tokens create needs --role viewer|operator|admin|status');
   const expiresAt = options.expires === undefined ? null : parseExpiry(options.expires);
   const database = await ctx.database();
-  const registered = await new ConsumerGroupOwnersRepository(managerRows(database.manager)).list();
+  const knownGroups = await new ConsumerGroupOwnersRepository(managerRows(database.manager)).knownGroups();
   const { token, identity } = await createOperatorToken(database, {
     name,
     role: options.role,
@@ -65,7 +64,7 @@ async function create(ctx: CliContext, name: string, options: TokensOptions): Pr
     sources: listOption(options.sources),
     expiresAt,
     createdBy: ctx.actor(options.as),
-    knownGroups: [...new Set([...CONSUMER_GROUPS, ...registered.map((owner) => owner.group)])],
+    knownGroups,
   });
   if (options.json) return ctx.out(JSON.stringify({ ...identity, expiresAt, token }, null, 2));
   ctx.out(

@@ -1,3 +1,4 @@
+import { CONSUMER_GROUPS } from '@app/contracts/light';
 import { QueryRows } from '@app/db/light';
 import { Concurrency } from '../consumer-states';
 
@@ -36,6 +37,11 @@ export class ConsumerGroupOwnersRepository {
        RETURNING "group"`,
       [group, owner.team, owner.contact, [...topics], concurrency],
     );
+  }
+
+  /** The groups a token or a filter may name: those hookrail ships and every one that has run. */
+  async knownGroups(): Promise<string[]> {
+    return [...new Set([...CONSUMER_GROUPS, ...(await this.list()).map((owner) => owner.group)])];
   }
 
   /** Every group that has ever run, by name. */

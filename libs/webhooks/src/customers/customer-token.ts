@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { newBearerToken, tokenHash } from '@app/access';
 
 const PREFIX = 'hrc_';
 const SHAPE = /^hrc_[A-Za-z0-9_-]{43}$/;
@@ -14,12 +14,12 @@ export const CUSTOMER_TOKEN_TTL = {
 
 /** A new customer token (an API token, a portal link or a session): `hrc_` and 32 random bytes. */
 export function newCustomerToken(): string {
-  return `${PREFIX}${randomBytes(32).toString('base64url')}`;
+  return newBearerToken(PREFIX);
 }
 
 /** What is stored of a token: its sha256, hex. */
 export function customerTokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return tokenHash(token);
 }
 
 export function isCustomerTokenShaped(token: string): boolean {

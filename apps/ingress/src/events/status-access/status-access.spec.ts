@@ -1,5 +1,5 @@
 import { Identity } from '@app/access';
-import { bearerOf, StatusReader, statusViewFor } from './status-access';
+import { StatusReader, statusViewFor } from './status-access';
 
 const webhook = { source: 'shop', scheme: 'standard-webhooks' };
 const cloudEvent = { source: '/billing/invoices', scheme: 'cloudevents' };
@@ -7,17 +7,6 @@ const cloudEvent = { source: '/billing/invoices', scheme: 'cloudevents' };
 function token(role: Identity['role'], limits: Partial<Pick<Identity, 'groups' | 'sources'>> = {}): StatusReader {
   return { kind: 'token', bearer: 'hrk_x', identity: { name: 't', role, groups: null, sources: null, ...limits } };
 }
-
-describe('bearerOf', () => {
-  it('takes the token of a Bearer header, in any case, and nothing else', () => {
-    expect(bearerOf('Bearer hrk_abc')).toBe('hrk_abc');
-    expect(bearerOf('bearer  hrk_abc  ')).toBe('hrk_abc');
-    expect(bearerOf(undefined)).toBeNull();
-    expect(bearerOf('Basic dXNlcjpwdw==')).toBeNull();
-    expect(bearerOf('Bearer')).toBeNull();
-    expect(bearerOf('Bearer two tokens')).toBeNull();
-  });
-});
 
 describe('statusViewFor', () => {
   it('gives anyone the full view in public mode', () => {

@@ -20,11 +20,6 @@ export interface EventOrigin {
 export const MISSING_BEARER =
   'missing bearer token (Authorization: Bearer <token>, a producer token or a status, viewer, operator or admin token)';
 
-/** The token of an `Authorization: Bearer <token>` header; null when the header is absent or not of that form. */
-export function bearerOf(authorization: string | undefined): string | null {
-  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? null;
-}
-
 /**
  * Whether the reader may see the event, and how much. null answers exactly like an unknown id, so that a token
  * cannot learn which ids exist.

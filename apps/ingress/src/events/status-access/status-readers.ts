@@ -4,7 +4,8 @@ import { unauthorized } from '@app/http';
 import { Inject, Injectable } from '@nestjs/common';
 import { EventStatusAccess } from '../../config/ingress.env';
 import { ProducerTokens } from '../usecases/accept-cloudevent/producer-auth';
-import { bearerOf, MISSING_BEARER, StatusReader } from './status-access';
+import { bearerOf } from '@app/http';
+import { MISSING_BEARER, StatusReader } from './status-access';
 
 export const STATUS_ACCESS_SETTINGS = Symbol('STATUS_ACCESS_SETTINGS');
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { unauthorized } from '@app/http';
+import { bearerOf, unauthorized } from '@app/http';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -16,9 +16,9 @@ export class ProducerTokens {
 
   check(authorization: string | undefined): void {
     if (this.digests.length === 0) throw unauthorized('POST /events is disabled: no PRODUCER_TOKENS are configured');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw unauthorized('missing bearer token (Authorization: Bearer <token>)');
-    if (!this.matches(match[1])) throw unauthorized('the bearer token is not valid');
+    const bearer = bearerOf(authorization);
+    if (!bearer) throw unauthorized('missing bearer token (Authorization: Bearer <token>)');
+    if (!this.matches(bearer)) throw unauthorized('the bearer token is not valid');
   }
 
   /** Whether `token` is one of the producers' (every one is compared, so the time says nothing of which). */
