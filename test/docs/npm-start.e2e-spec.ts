@@ -182,9 +182,16 @@ describe('npm start, and the README’s walk-through in a second shell', () => {
     await until(() => processesWith(`HOOKRAIL_DEV_ENV=${profile}`, /./).length === 0, 60_000, 'every process stopped');
     const stop = output.slice(stopping);
     for (const app of ['ingress', 'admin', 'relay', 'consumers']) {
-      const received = stop.match(new RegExp(`\\[${app}\\].*SIGINT received; stopping`, 'g')) ?? [];
-      expect({ app, received: received.length }).toEqual({ app, received: 1 });
-      expect(stop).toMatch(new RegExp(`\\[${app}\\].*"stopped"|\\[${app}\\].*stopped`));
+      // Each app's own lines, so that a failure shows how that app stopped.
+      const lines = stop.split('\n').filter((line) => line.startsWith(`[${app}]`));
+      expect({ app, lines }).toEqual({
+        app,
+        lines: expect.arrayContaining([
+          expect.stringMatching(/SIGINT received; stopping/),
+          expect.stringMatching(/"stopped"|\bstopped\b/),
+        ]),
+      });
+      expect(lines.filter((line) => line.includes('SIGINT received; stopping'))).toHaveLength(1);
     }
     expect(stop).not.toContain('again while stopping');
   }, 240_000);

@@ -48,11 +48,17 @@ describe('a row the broker rejects for good', () => {
     await waitFor(() => bed.reader.messages.length >= 103, { what: 'the publishable rows on the topic' });
     expect(values(poisoned)).toEqual([0]);
     expect(values(neighbour)).toEqual([0, 1]);
-    const [parked] = await bed.dataSource.query(
-      `SELECT parked_at, last_error, attempts FROM outbox WHERE event_id = $1`,
-      [events[2].id],
+    // The broker's rejection may come after the other lanes are published: wait for the park itself.
+    const parked = await waitFor(
+      async () => {
+        const [row] = await bed.dataSource.query(
+          `SELECT parked_at, last_error, attempts FROM outbox WHERE event_id = $1`,
+          [events[2].id],
+        );
+        return row.parked_at !== null && row;
+      },
+      { what: 'the rejected row parked' },
     );
-    expect(parked.parked_at).not.toBeNull();
     expect(parked.last_error).toMatch(/MESSAGE_TOO_LARGE|larger than the max message size/);
     const [held] = await bed.dataSource.query(`SELECT published_at, parked_at FROM outbox WHERE event_id = $1`, [
       events[3].id,
@@ -89,6 +95,17 @@ describe('a row the broker rejects for good', () => {
         },
       ],
     });
+    // The controller takes the change at once; the broker applies it from the metadata log a moment later.
+    await waitFor(
+      async () => {
+        const { resources } = await admin.describeConfigs({
+          includeSynonyms: false,
+          resources: [{ type: ConfigResourceTypes.TOPIC, name: bed.topic, configNames: ['max.message.bytes'] }],
+        });
+        return resources[0].configEntries[0]?.configValue === '3000000';
+      },
+      { what: 'the broker to apply the larger max.message.bytes' },
+    );
     await admin.disconnect();
 
     await bed.dataSource.query(`UPDATE outbox SET parked_at = NULL WHERE parked_at IS NOT NULL`);
