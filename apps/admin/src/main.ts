@@ -25,6 +25,7 @@ bootstrap('admin', async () => {
       },
     },
     (message) => (logger ? logger.info(message) : process.stderr.write(`admin: ${message}\n`)),
+    (done) => (logger ? logger.flush(() => done()) : done()),
   );
   const { app, portal } = await starting;
   app.get<Logger>(LOGGER).info(

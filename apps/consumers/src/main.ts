@@ -44,6 +44,7 @@ bootstrap('consumers', async () => {
       },
     },
     (message) => logger.info(message),
+    (done) => logger.flush(() => done()),
   );
   const consumers = await running;
   logger.info({ groups: consumers.groups, deadLetterStore: storeConfig.DEAD_LETTER_STORE }, 'consumers started');

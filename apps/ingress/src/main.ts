@@ -29,6 +29,7 @@ bootstrap('ingress', async () => {
       },
     },
     (message) => (logger ? logger.info(message) : process.stderr.write(`ingress: ${message}\n`)),
+    (done) => (logger ? logger.flush(() => done()) : done()),
   );
   const app = await starting;
   app.get<Logger>(LOGGER).info({ port: config.PORT }, 'ingress started');

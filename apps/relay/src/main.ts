@@ -61,6 +61,7 @@ bootstrap('relay', async () => {
       },
     },
     (message) => logger.info(message),
+    (done) => logger.flush(() => done()),
   );
   await starting;
   probe.start();
