@@ -1,5 +1,5 @@
 import { ensureTopics } from '@app/kafka';
-import { AppProcess, createTestTopic, deleteTopics, testKafka, TopicReader, uniqueName, waitFor } from '@app/testing';
+import { AppProcess, deleteTopics, testKafka, TopicReader, uniqueName, waitFor } from '@app/testing';
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,12 +50,14 @@ function runJava(classpath: string, env: Record<string, string>): Promise<{ code
 }
 
 /**
- * The Java consumer of docs/consumers-in-other-languages.md, compiled with Maven and run against a message hookrail
- * published (ingress → outbox → relay → Kafka), then a redelivery of it and a message that is not a CloudEvent.
+ * The Java consumer of docs/consumers-in-other-languages.md, compiled with Maven and run against messages hookrail
+ * published (ingress → outbox → relay → Kafka): a webhook's event and a producer's CloudEvent whose own id is another
+ * producer's too, then a redelivery of it and a message that is not a CloudEvent.
  */
 describe('a consumer in another language: the Java example with kafka-clients', () => {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'hookrail-java-'));
   const group = uniqueName('java-consumer');
+  const namespace = `${uniqueName('java')}.`;
   let topic: string;
   let ingress: Ingress;
   let relay: AppProcess;
@@ -66,8 +68,12 @@ describe('a consumer in another language: the Java example with kafka-clients', 
   beforeAll(async () => {
     classpath = buildJavaConsumer();
     classpath.catch(() => undefined); // awaited in the test
-    topic = await createTestTopic('java-shop-orders');
-    await ensureTopics(testKafka(), [{ topic: `${group}.dlt`, numPartitions: 1 }]);
+    // POST /events routes shop types to <namespace>shop.orders: the webhook source writes there too.
+    topic = `${namespace}shop.orders`;
+    await ensureTopics(testKafka(), [
+      { topic, numPartitions: 1 },
+      { topic: `${group}.dlt`, numPartitions: 1 },
+    ]);
     const sources = path.join(directory, 'sources.json');
     writeFileSync(
       sources,
@@ -75,7 +81,7 @@ describe('a consumer in another language: the Java example with kafka-clients', 
         { name: 'shop', scheme: 'standard-webhooks', secrets: [secrets.standard[0]], topic, aggregateIdPath: 'data.orderId' },
       ]),
     );
-    ingress = await startIngress({ HOOKRAIL_SOURCES: sources });
+    ingress = await startIngress({ HOOKRAIL_SOURCES: sources, KAFKA_NAMESPACE: namespace });
     relay = startRelay(ingress.database.url);
     [reader, deadLetters] = await Promise.all([TopicReader.start(topic), TopicReader.start(`${group}.dlt`)]);
   });
@@ -89,14 +95,22 @@ describe('a consumer in another language: the Java example with kafka-clients', 
     rmSync(directory, { recursive: true, force: true });
   });
 
-  it('reads the CloudEvents headers and key, dedupes on ce_id, dead-letters what it cannot use, and what it read validates', async () => {
+  it('reads the CloudEvents headers and key, dedupes on ce_hookrailid, dead-letters what it cannot use, and what it read validates', async () => {
     const body = JSON.stringify({ type: 'shop.order.placed.v1', data: orderData('ord_java') });
     const accepted = await post(`${ingress.url}/webhooks/shop`, body, standardHeaders(secrets.standard[0], `msg_${randomUUID()}`, body));
     expect(accepted.status).toBe(202);
     await waitFor(() => reader.messages.length === 1, { what: 'the event on its topic', timeoutMs: 60_000 });
+    // A producer's CloudEvent whose id is the webhook's hookrail id: the same ce_id, another event.
+    const produced = await post(
+      `${ingress.url}/events`,
+      JSON.stringify({ specversion: '1.0', id: accepted.body.id, source: '/billing', type: 'shop.order.placed.v1', subject: 'ord_java2', data: orderData('ord_java2') }),
+      { authorization: `Bearer ${secrets.producerToken}`, 'content-type': 'application/cloudevents+json' },
+    );
+    expect(produced.status).toBe(202);
+    await waitFor(() => reader.messages.length === 2, { what: 'both events on their topic', timeoutMs: 60_000 });
 
-    // A redelivery of the same event (as after a relay crash), then a record that is not a CloudEvent.
-    const [published] = reader.messages;
+    // A redelivery of the producer's event (as after a relay crash), then a record that is not a CloudEvent.
+    const published = reader.messages[1];
     const producer = testKafka().producer();
     await producer.connect();
     await producer.send({
@@ -112,23 +126,31 @@ describe('a consumer in another language: the Java example with kafka-clients', 
       KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
       GROUP: group,
       TOPICS: topic,
-      MAX_MESSAGES: '3',
+      MAX_MESSAGES: '4',
     });
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
     const events = run.lines.filter((line) => line.event).map((line) => line.event);
-    expect(events).toHaveLength(1);
+    expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({
       topic,
       key: 'ord_java',
-      headers: expect.objectContaining({ ce_id: accepted.body.id, ce_type: 'shop.order.placed.v1' }),
+      headers: expect.objectContaining({
+        ce_id: accepted.body.id,
+        ce_hookrailid: accepted.body.id,
+        ce_type: 'shop.order.placed.v1',
+      }),
     });
-    expect(run.lines.filter((line) => line.duplicate)).toEqual([{ duplicate: accepted.body.id }]);
+    expect(events[1]).toMatchObject({
+      key: 'ord_java2',
+      headers: expect.objectContaining({ ce_id: accepted.body.id, ce_hookrailid: produced.body.id, ce_source: '/billing' }),
+    });
+    expect(run.lines.filter((line) => line.duplicate)).toEqual([{ duplicate: produced.body.id }]);
     expect(run.lines.filter((line) => line.deadLettered)).toEqual([
-      { deadLettered: { offset: 2, error: 'missing header ce_specversion' } },
+      { deadLettered: { offset: 3, error: 'missing header ce_specversion' } },
     ]);
 
     const validators = new CatalogValidators();
-    expect(validators.problems(events[0])).toEqual([]);
+    expect(events.map((event) => validators.problems(event))).toEqual([[], []]);
 
     await waitFor(() => deadLetters.messages.length === 1, { what: `the dead letter on ${group}.dlt` });
     expect(deadLetters.messages[0]).toMatchObject({

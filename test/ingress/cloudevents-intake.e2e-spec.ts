@@ -11,13 +11,15 @@ describe('POST /events (CloudEvents from internal producers)', () => {
 
   afterAll(() => ingress.close());
 
-  it('accepts structured mode, routes shop types to shop.orders, keys by subject, and dedupes on source + id', async () => {
+  it("accepts structured mode, routes shop types to shop.orders, keys by subject, keeps the producer's id and dedupes on source + id", async () => {
     const event = {
       specversion: '1.0',
       id: randomUUID(),
       source: '/billing',
       type: 'shop.order.placed.v1',
       subject: 'ord_77',
+      // Not the producer's to set: hookrail's id goes there.
+      hookrailid: 'forged',
       data: orderData('ord_77'),
     };
     const headers = { ...auth(), 'content-type': 'application/cloudevents+json' };
@@ -33,6 +35,8 @@ describe('POST /events (CloudEvents from internal producers)', () => {
       topic: 'shop.orders',
       key: 'ord_77',
       headers: expect.objectContaining({
+        ce_id: event.id,
+        ce_hookrailid: first.body.id,
         ce_source: '/billing',
         ce_type: 'shop.order.placed.v1',
         ce_dataschema: 'urn:hookrail:event:shop.order.placed.v1',
@@ -41,11 +45,12 @@ describe('POST /events (CloudEvents from internal producers)', () => {
   });
 
   it('accepts binary mode (ce-* headers) and routes other types to hookrail.inbound, keyed by partitionkey', async () => {
+    const id = randomUUID();
     const response = await post(`${ingress.url}/events`, JSON.stringify({ seats: 3 }), {
       ...auth(),
       'content-type': 'application/json',
       'ce-specversion': '1.0',
-      'ce-id': randomUUID(),
+      'ce-id': id,
       'ce-source': '/crm',
       'ce-type': 'crm.account.updated.v1',
       'ce-partitionkey': 'acct_9',
@@ -58,6 +63,7 @@ describe('POST /events (CloudEvents from internal producers)', () => {
     );
     expect(row).toMatchObject({ topic: 'hookrail.inbound', key: 'acct_9', value: '{"seats":3}' });
     expect(row.headers.ce_partitionkey).toBe('acct_9');
+    expect(row.headers).toMatchObject({ ce_id: id, ce_hookrailid: response.body.id });
     // The producer sent no subject: none is made up from the key.
     expect(row.headers.ce_subject).toBeUndefined();
     // No contract for the type: the producer's own schema is passed on.

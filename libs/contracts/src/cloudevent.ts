@@ -3,8 +3,16 @@ export const CLOUDEVENTS_SPEC_VERSION = '1.0';
 
 export interface CloudEvent<T = unknown> {
   specversion: typeof CLOUDEVENTS_SPEC_VERSION;
-  /** hookrail's own event id (a UUID), unique across all sources. */
+  /**
+   * hookrail's own event id (a UUID), unique across all sources: what everything inside hookrail keys on (dedupe rows,
+   * status URL, outbox, saga history, webhook deliveries, dead letters). On the wire it is the `hookrailid` attribute.
+   */
   id: string;
+  /**
+   * The id the producer gave the event (`POST /events`): its CloudEvents `id` on the wire (`ce_id`), unique with its
+   * `source`. Absent on events hookrail makes itself, whose CloudEvents `id` is `id`.
+   */
+  producerId?: string;
   /** Where the event came from, e.g. `/webhooks/shop` or an internal producer's URI. */
   source: string;
   /** Versioned type, e.g. `shop.order.placed.v1`. */
@@ -16,9 +24,15 @@ export interface CloudEvent<T = unknown> {
   /** URI of the schema `data` adheres to; hookrail sets it to the catalogue entry of every registered type. */
   dataschema?: string;
   data: T;
-  /** Extension attributes (lower-case alphanumerics), e.g. `traceparent`, `senderid`. */
+  /** Extension attributes (lower-case alphanumerics), e.g. `traceparent`, `customerid`. */
   [extension: string]: unknown;
 }
+
+/**
+ * The extension attribute carrying hookrail's own event id (`CloudEvent.id`) on every event hookrail publishes, beside
+ * the CloudEvents `id`, which is the producer's for an event taken in by `POST /events` and hookrail's otherwise.
+ */
+export const HOOKRAIL_ID_ATTRIBUTE = 'hookrailid';
 
 /**
  * The extension attribute naming the customer an event belongs to (its `uid` among outbound webhooks' customers):

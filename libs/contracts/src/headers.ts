@@ -4,7 +4,10 @@
  */
 export const CE_HEADERS = {
   specversion: 'ce_specversion',
+  /** The event's CloudEvents id: the producer's for an event taken in by `POST /events`, else hookrail's. */
   id: 'ce_id',
+  /** hookrail's own event id (the `hookrailid` extension), on every event hookrail publishes: dedupe on it. */
+  hookrailid: 'ce_hookrailid',
   source: 'ce_source',
   type: 'ce_type',
   time: 'ce_time',

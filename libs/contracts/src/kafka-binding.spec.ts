@@ -57,3 +57,32 @@ describe('key, subject and partitionkey on the Kafka record', () => {
     expect(fromKafkaRecord({ key: 'ord_1', value: '{}', headers: older }).subject).toBe('ord_1');
   });
 });
+
+describe("ce_id and ce_hookrailid: the producer's id and hookrail's", () => {
+  const hookrailId = '7be35922-9813-403b-835b-28eeb9f49920';
+
+  it("writes the producer's id as ce_id and hookrail's as ce_hookrailid; reads hookrail's back as the id", () => {
+    const record = toKafkaRecord(event('shop.order.placed.v1', { producerId: 'evt-123' }));
+    expect(record.headers).toMatchObject({ ce_id: 'evt-123', ce_hookrailid: hookrailId });
+    expect(record.headers).not.toHaveProperty('ce_producerId');
+    // Without a subject or partitionkey the key is the CloudEvents id, the producer's.
+    expect(toKafkaRecord(event('crm.account.updated.v1', { subject: undefined, producerId: 'evt-123' })).key).toBe(
+      'evt-123',
+    );
+    const decoded = CloudEventsKafka.toEvent({ ...record, body: record.value });
+    expect(Array.isArray(decoded) ? decoded[0] : decoded).toMatchObject({ id: 'evt-123', hookrailid: hookrailId });
+    const read = fromKafkaRecord(record);
+    expect(read).toMatchObject({ id: hookrailId, producerId: 'evt-123' });
+    expect(read).not.toHaveProperty('hookrailid');
+    expect(toKafkaRecord(read)).toEqual(record);
+  });
+
+  it("writes hookrail's id as both on an event hookrail made; a record without ce_hookrailid reads ce_id", () => {
+    const record = toKafkaRecord(event('shop.order.placed.v1'));
+    expect(record.headers).toMatchObject({ ce_id: hookrailId, ce_hookrailid: hookrailId });
+    expect(fromKafkaRecord(record)).not.toHaveProperty('producerId');
+    const { ce_hookrailid: _id, ...older } = record.headers;
+    expect(fromKafkaRecord({ ...record, headers: older })).toMatchObject({ id: hookrailId });
+    expect(fromKafkaRecord({ ...record, headers: older })).not.toHaveProperty('producerId');
+  });
+});

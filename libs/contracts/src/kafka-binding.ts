@@ -1,4 +1,4 @@
-import { CLOUDEVENTS_SPEC_VERSION, CloudEvent } from './cloudevent';
+import { CLOUDEVENTS_SPEC_VERSION, CloudEvent, HOOKRAIL_ID_ATTRIBUTE } from './cloudevent';
 import { dataSchemaOf } from './dataschema';
 import { CE_HEADERS } from './headers';
 
@@ -21,17 +21,20 @@ export const CLOUDEVENTS_ATTRIBUTES: readonly string[] = [
   'datacontenttype',
   'data',
 ];
-const CORE_ATTRIBUTES = new Set(CLOUDEVENTS_ATTRIBUTES);
+/** What the binding maps itself: the core attributes, hookrail's id and the producer's. */
+const MAPPED = new Set([...CLOUDEVENTS_ATTRIBUTES, HOOKRAIL_ID_ATTRIBUTE, 'producerId']);
 
 /**
  * CloudEvent → Kafka record: data is the value, each attribute a `ce_` header, the subject (aggregate id) the key.
+ * `ce_id` is the producer's id when the event has one, else hookrail's; `ce_hookrailid` is always hookrail's.
  * `ce_dataschema` names the type's catalogue entry when hookrail has a contract for the type (whatever the event
  * said), else the event's own `dataschema`, if any.
  */
 export function toKafkaRecord(event: CloudEvent): KafkaRecord {
   const headers: Record<string, string> = {
     [CE_HEADERS.specversion]: event.specversion,
-    [CE_HEADERS.id]: event.id,
+    [CE_HEADERS.id]: event.producerId ?? event.id,
+    [CE_HEADERS.hookrailid]: event.id,
     [CE_HEADERS.source]: event.source,
     [CE_HEADERS.type]: event.type,
     [CE_HEADERS.time]: event.time,
@@ -41,11 +44,11 @@ export function toKafkaRecord(event: CloudEvent): KafkaRecord {
   const dataschema = dataSchemaOf(event.type) ?? event.dataschema;
   if (dataschema) headers[CE_HEADERS.dataschema] = dataschema;
   for (const [name, value] of Object.entries(event)) {
-    if (!CORE_ATTRIBUTES.has(name) && value !== undefined && value !== null) headers[`ce_${name}`] = String(value);
+    if (!MAPPED.has(name) && value !== undefined && value !== null) headers[`ce_${name}`] = String(value);
   }
-  // The CloudEvents Kafka binding: the partitionkey extension is the record's key; without one, the subject.
+  // The CloudEvents Kafka binding: the partitionkey extension is the record's key; without one, the subject, else the id.
   const key = typeof event.partitionkey === 'string' && event.partitionkey ? event.partitionkey : event.subject;
-  return { key: key ?? event.id, value: JSON.stringify(event.data), headers };
+  return { key: key ?? headers[CE_HEADERS.id], value: JSON.stringify(event.data), headers };
 }
 
 export class MalformedRecordError extends Error {
@@ -60,7 +63,11 @@ function header(headers: RawHeaders, name: string): string | undefined {
   return value === undefined ? undefined : value.toString();
 }
 
-/** Kafka record → CloudEvent; a record that is not a binary-mode CloudEvent with JSON data is malformed (poison). */
+/**
+ * Kafka record → CloudEvent; a record that is not a binary-mode CloudEvent with JSON data is malformed (poison).
+ * Its `id` is hookrail's (`ce_hookrailid`, else `ce_id`: a record from before hookrailid, or another writer's), its
+ * `producerId` the `ce_id` when that differs.
+ */
 export function fromKafkaRecord(record: {
   key?: Buffer | string | null;
   value: Buffer | string | null;
@@ -85,12 +92,14 @@ export function fromKafkaRecord(record: {
   for (const name of Object.keys(record.headers ?? {})) {
     if (!name.startsWith('ce_')) continue;
     const attribute = name.slice(3);
-    if (!CORE_ATTRIBUTES.has(attribute)) extensions[attribute] = header(record.headers, name) as string;
+    if (!MAPPED.has(attribute)) extensions[attribute] = header(record.headers, name) as string;
   }
+  const id = header(record.headers, CE_HEADERS.hookrailid) || attributes.id;
   return {
     ...extensions,
     specversion: CLOUDEVENTS_SPEC_VERSION,
-    id: attributes.id,
+    id,
+    ...(id === attributes.id ? {} : { producerId: attributes.id }),
     source: attributes.source,
     type: attributes.type,
     time: header(record.headers, CE_HEADERS.time) ?? new Date(0).toISOString(),

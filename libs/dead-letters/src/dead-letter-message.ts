@@ -83,7 +83,7 @@ export function parseDeadLetter(message: KafkaMessage, source: DltSource): Incom
   return {
     id: id && UUID.test(id) ? id : null,
     group: h(HOOKRAIL_HEADERS.dltGroup) || source.group,
-    eventId: h(HOOKRAIL_HEADERS.dltEventId) || h(CE_HEADERS.id) || null,
+    eventId: h(HOOKRAIL_HEADERS.dltEventId) || h(CE_HEADERS.hookrailid) || h(CE_HEADERS.id) || null,
     type: h(CE_HEADERS.type) ?? null,
     key: message.key?.toString() ?? null,
     originalTopic: h(HOOKRAIL_HEADERS.dltTopic) || source.topic,

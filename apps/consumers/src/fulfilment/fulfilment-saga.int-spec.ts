@@ -154,7 +154,11 @@ describe('order fulfilment saga (real Kafka, Postgres, relay process and HTTP pr
     const replies = bed.topic(TOPICS.fulfilmentReplies);
     // The same message three times, and three answers to the same command under new ids (a participant that
     // applied a resent command again): the dedupe row absorbs the first kind, the saga's step the second.
-    const again = (id: string) => ({ key: reply.key, value: reply.value, headers: { ...reply.headers, ce_id: id } });
+    const again = (id: string) => ({
+      key: reply.key,
+      value: reply.value,
+      headers: { ...reply.headers, ce_id: id, ce_hookrailid: id },
+    });
     const resent = [randomUUID(), randomUUID(), randomUUID()];
     await produce(bed.kafka, replies, [
       again(reply.headers.ce_id),

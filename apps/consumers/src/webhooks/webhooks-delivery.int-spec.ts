@@ -41,6 +41,7 @@ describe('outbound webhooks: signed deliveries, retries, refusals (real Kafka, P
       'content-type': 'application/json',
       'webhook-id': first.id,
       'ce-id': first.id,
+      'ce-hookrailid': first.id,
       'ce-type': 'shop.order.placed.v1',
       'ce-source': '/tests',
       'ce-subject': 'ord-signed-1',
@@ -76,6 +77,27 @@ describe('outbound webhooks: signed deliveries, retries, refusals (real Kafka, P
     expect(last.headers['webhook-signature'].split(' ')).toHaveLength(1);
     expect(() => WebhookReceiver.verify(last, endpoint.secret)).toThrow('No matching signature found');
     expect(() => WebhookReceiver.verify(last, rotated)).toThrow('No matching signature found');
+  });
+
+  it("sends a producer's own id as ce-id; webhook-id and ce-hookrailid stay hookrail's, unique per event", async () => {
+    const endpoint = await addEndpoint(bed.dataSource, receiver.url('/producer-id'), {
+      eventTypes: ['shop.order.placed.v1'],
+    });
+    // Two producers that both called their event evt-123: two events, two deliveries.
+    const billing = { ...orderEvent('ord-producer-1', { source: '/billing' }), producerId: 'evt-123' };
+    const crm = { ...orderEvent('ord-producer-2', { source: '/crm' }), producerId: 'evt-123' };
+    await produce(bed.kafka, bed.topic, [billing, crm]);
+    for (const event of [billing, crm]) {
+      await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered');
+      const [request] = receiver.requestsFor(event.id, '/producer-id');
+      expect(request.headers).toMatchObject({
+        'webhook-id': event.id,
+        'ce-id': 'evt-123',
+        'ce-hookrailid': event.id,
+        'ce-source': event.source,
+      });
+      expect(WebhookReceiver.verify(request, endpoint.secret)).toEqual(event.data);
+    }
   });
 
   it('routes by exact type and by prefix, one delivery per matching endpoint', async () => {

@@ -119,7 +119,8 @@ describe('outbound webhooks: failed deliveries, replay since a time, dead letter
       const endpoint = await addEndpoint(bed.dataSource, receiver.url('/down/dlq'), {
         eventTypes: ['shop.order.placed.v1'],
       });
-      const event = orderEvent('ord-dlq');
+      // An event a producer posted with its own id: the dead letter keeps it as ce_id, hookrail's as ce_hookrailid.
+      const event = orderEvent('ord-dlq', { producerId: 'evt-dlq-1' });
       await produce(bed.kafka, bed.topic, [event]);
       await deliveryIn(bed.dataSource, event.id, endpoint.id, 'failed');
       const deadLetter = await waitFor(
@@ -131,7 +132,8 @@ describe('outbound webhooks: failed deliveries, replay since a time, dead letter
         [HOOKRAIL_HEADERS.dltErrorClass]: 'WebhookDeliveryFailedError',
         [HOOKRAIL_HEADERS.dltTopic]: bed.topic,
         [HOOKRAIL_HEADERS.dltAttempts]: '4',
-        ce_id: event.id,
+        ce_id: 'evt-dlq-1',
+        ce_hookrailid: event.id,
       });
       expect(deadLetter.headers[HOOKRAIL_HEADERS.dltErrorMessage]).toContain(
         `webhook delivery failed to ${receiver.url('/down/dlq')} after 4 attempts: HTTP 503`,
@@ -155,7 +157,9 @@ describe('outbound webhooks: failed deliveries, replay since a time, dead letter
         { ...record, headers: { ...record.headers, [HOOKRAIL_HEADERS.replayCount]: '1' } },
       ]);
       expect(await deliveryIn(bed.dataSource, event.id, endpoint.id, 'delivered')).toMatchObject({ replay_count: 1 });
-      expect(receiver.requestsFor(event.id, '/down/dlq')).toHaveLength(5);
+      const requests = receiver.requestsFor(event.id, '/down/dlq');
+      expect(requests).toHaveLength(5);
+      expect(requests.map((request) => request.headers['ce-id'])).toEqual(Array(5).fill('evt-dlq-1'));
       await waitFor(
         async () =>
           (

@@ -27,6 +27,24 @@ describe('parse-and-validate step', () => {
     });
   });
 
+  it("takes hookrail's id (ce_hookrailid) as the event's id, the producer's (ce_id) beside it, also for poison", () => {
+    const event = { ...orderEvent('ord-2'), producerId: 'evt-123' };
+    expect(parseAndValidate(message(toKafkaRecord(event)), handles)).toMatchObject({
+      kind: 'event',
+      event: { id: event.id, producerId: 'evt-123' },
+    });
+    const invalid = { ...orderEvent('ord-2', { data: { amount: -1 } }), producerId: 'evt-123' };
+    expect(parseAndValidate(message(toKafkaRecord(invalid)), handles)).toMatchObject({
+      kind: 'poison',
+      eventId: invalid.id,
+    });
+    const { ce_specversion: _version, ...broken } = toKafkaRecord(event).headers;
+    expect(parseAndValidate(message({ ...toKafkaRecord(event), headers: broken }), handles)).toMatchObject({
+      kind: 'poison',
+      eventId: event.id,
+    });
+  });
+
   it('calls a record without CloudEvents headers poison', () => {
     expect(parseAndValidate(message({ key: 'k', value: '{}', headers: {} }), handles)).toMatchObject({
       kind: 'poison',

@@ -1,4 +1,11 @@
-import { CloudEvent, fromKafkaRecord, HOOKRAIL_HEADERS, isKnownEventType, validateEventData } from '@app/contracts';
+import {
+  CE_HEADERS,
+  CloudEvent,
+  fromKafkaRecord,
+  HOOKRAIL_HEADERS,
+  isKnownEventType,
+  validateEventData,
+} from '@app/contracts';
 import { KafkaMessage } from 'kafkajs';
 import { EventValidationError, UnknownSchemaError } from '../errors';
 import { ANY_EVENT_TYPE } from '../handler';
@@ -13,7 +20,8 @@ export type Parsed =
   | { kind: 'poison'; error: Error; eventId?: string; type?: string };
 
 /**
- * The first step for every message: CloudEvents Kafka binding → envelope, then the data against the contract of its
+ * The first step for every message: CloudEvents Kafka binding → envelope (its `id` hookrail's: `ce_hookrailid`, else
+ * `ce_id`), then the data against the contract of its
  * type. A failure is poison (dead-lettered at once). Types this group has no handler for are ignored: a topic
  * carries every event of its domain, and each group picks the ones it needs. A type without a schema is poison,
  * unless `passesUnvalidated` says the group takes it as it is (a handler of every type, ANY_EVENT_TYPE).
@@ -27,7 +35,8 @@ export function parseAndValidate(
   try {
     event = fromKafkaRecord(message);
   } catch (error) {
-    return { kind: 'poison', error: error as Error, eventId: message.headers?.ce_id?.toString() };
+    const eventId = message.headers?.[CE_HEADERS.hookrailid] ?? message.headers?.[CE_HEADERS.id];
+    return { kind: 'poison', error: error as Error, eventId: eventId?.toString() };
   }
   if (!handles(event.type)) return { kind: 'ignored', type: event.type };
   if (!isKnownEventType(event.type) && passesUnvalidated(event.type))

@@ -113,8 +113,9 @@ describe('the AsyncAPI 3.0 document', () => {
     expect(message.headers.schema.required).toEqual(
       expect.arrayContaining(['ce_specversion', 'ce_id', 'ce_source', 'ce_type', 'ce_time', 'content-type']),
     );
+    expect(message.headers.schema.properties.ce_hookrailid).toMatchObject({ type: 'string', minLength: 1 });
     expect(message.bindings.kafka.key).toMatchObject({ type: 'string' });
-    expect(message.correlationId).toEqual(expect.objectContaining({ location: '$message.header#/ce_id' }));
+    expect(message.correlationId).toEqual(expect.objectContaining({ location: '$message.header#/ce_hookrailid' }));
   });
 
   it('inlines the nested definitions into payloads that validate as the 2020-12 schema does', () => {

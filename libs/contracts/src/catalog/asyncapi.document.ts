@@ -31,7 +31,9 @@ const DESCRIPTION = [
   'Every message hookrail publishes is a CloudEvent in the Kafka protocol binding, binary content mode: the value is',
   'the event data as JSON, each attribute a `ce_<name>` header, `content-type: application/json`, and the key the',
   'aggregate id (`ce_subject`; the event id when there is none), so events of one aggregate stay in order on one',
-  'partition. Delivery is at least once: dedupe on `ce_id`.',
+  'partition. `ce_id` with `ce_source` is the identity the producer gave the event, passed on unchanged;',
+  "`ce_hookrailid` is hookrail's own id for it, on every message. Delivery is at least once: dedupe on",
+  '`ce_hookrailid`.',
   '',
   'Types are versioned (`shop.order.placed.v1`): a version changes only in ways both old and new readers accept',
   '(optional fields come and go; bounds, enums and patterns stay); an incompatible change is a new type (`…v2`).',
@@ -225,7 +227,10 @@ function eventMessage(type: string, schema: JsonSchema, source: string | undefin
     contentType: 'application/json',
     headers: inFormat(cloudEventHeadersSchema(type)),
     payload: inFormat(payload),
-    correlationId: { location: '$message.header#/ce_id', description: 'The event id: dedupe on it.' },
+    correlationId: {
+      location: '$message.header#/ce_hookrailid',
+      description: "hookrail's event id (its status URL, dead letters, deliveries): dedupe on it.",
+    },
     bindings: { kafka: { key: KEY, bindingVersion: KAFKA_BINDING_VERSION } },
     ...(example !== undefined && source
       ? { examples: [{ name: 'example', summary: `One ${type} message.`, headers: exampleHeaders(type, source, example), payload: example }] }
@@ -240,13 +245,18 @@ function firstSentence(text: string): string {
   return end === -1 ? paragraph : paragraph.slice(0, end + 1);
 }
 
-/** The headers a message of `type` with data `example` carries; its id is derived from the type (stable output). */
+/**
+ * The headers a message of `type` with data `example` carries, as hookrail makes it (its `ce_id` is its
+ * `ce_hookrailid`); its id is derived from the type (stable output).
+ */
 function exampleHeaders(type: string, source: string, example: unknown): Record<string, string> {
   const hash = createHash('sha1').update(type).digest('hex');
   const subject = (example as { orderId?: unknown } | null)?.orderId;
+  const id = `${hash.slice(0, 8)}-${hash.slice(8, 12)}-5${hash.slice(13, 16)}-a${hash.slice(17, 20)}-${hash.slice(20, 32)}`;
   return {
     ce_specversion: '1.0',
-    ce_id: `${hash.slice(0, 8)}-${hash.slice(8, 12)}-5${hash.slice(13, 16)}-a${hash.slice(17, 20)}-${hash.slice(20, 32)}`,
+    ce_id: id,
+    ce_hookrailid: id,
     ce_source: source,
     ce_type: type,
     ce_time: '2025-06-01T12:00:00.000Z',

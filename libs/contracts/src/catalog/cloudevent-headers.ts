@@ -15,13 +15,23 @@ export function cloudEventHeadersSchema(type?: string): JsonSchema {
   return {
     type: 'object',
     description:
-      'CloudEvents attributes as Kafka headers (binary content mode). Dedupe on ce_id: a message can arrive more than once.',
+      'CloudEvents attributes as Kafka headers (binary content mode). Dedupe on ce_hookrailid (ce_id on a message ' +
+      'from before it): a message can arrive more than once.',
     properties: {
       [CE_HEADERS.specversion]: { type: 'string', const: CLOUDEVENTS_SPEC_VERSION },
       [CE_HEADERS.id]: {
         type: 'string',
         minLength: 1,
-        description: 'The event id, unique across all sources (a UUID for events taken in by the ingress).',
+        description:
+          "The event's CloudEvents id, unique with its ce_source: the producer's own for an event posted to " +
+          "POST /events (passed on unchanged), else hookrail's (a UUID, the same as ce_hookrailid).",
+      },
+      [CE_HEADERS.hookrailid]: {
+        type: 'string',
+        minLength: 1,
+        description:
+          "hookrail's own event id (the hookrailid extension, a UUID), unique across all sources: the id the ingress " +
+          'answered, of the status URL, dead letters and webhook deliveries. Dedupe on it.',
       },
       [CE_HEADERS.source]: {
         type: 'string',
@@ -99,7 +109,9 @@ export function deadLetterHeadersSchema(): JsonSchema {
       [HOOKRAIL_HEADERS.dltPartition]: count('Its partition.'),
       [HOOKRAIL_HEADERS.dltOffset]: count('Its offset.'),
       [HOOKRAIL_HEADERS.dltGroup]: text('The consumer group that gave up on it.'),
-      [HOOKRAIL_HEADERS.dltEventId]: text('The event id (ce_id), empty when the message could not be parsed.'),
+      [HOOKRAIL_HEADERS.dltEventId]: text(
+        "hookrail's event id (ce_hookrailid, else ce_id), empty when the message could not be parsed.",
+      ),
       [HOOKRAIL_HEADERS.dltErrorClass]: text('Error class, e.g. EventValidationError or PermanentError.'),
       [HOOKRAIL_HEADERS.dltErrorMessage]: text('Error message (at most 1000 characters).'),
       [HOOKRAIL_HEADERS.dltErrorStack]: text('Stack trace (at most 4000 characters).'),

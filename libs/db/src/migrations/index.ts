@@ -28,6 +28,7 @@ import { WebhookDeliveryTraceparent1764660000001 } from './1764660000001-Webhook
 import { OperatorTokens1764670000001 } from './1764670000001-OperatorTokens';
 import { WebhookCustomers1764680000001 } from './1764680000001-WebhookCustomers';
 import { WebhookPayloadFilters1764680000002 } from './1764680000002-WebhookPayloadFilters';
+import { WebhookDeliveryProducerId1764690000001 } from './1764690000001-WebhookDeliveryProducerId';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   OperatorTokens1764670000001,
   WebhookCustomers1764680000001,
   WebhookPayloadFilters1764680000002,
+  WebhookDeliveryProducerId1764690000001,
 ];

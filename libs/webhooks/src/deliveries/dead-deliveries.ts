@@ -21,8 +21,9 @@ export class WebhookDeliveryFailedError extends Error {
 export const webhookDeadDeliveries: DeadTaskRows = {
   async takeDead(manager: EntityManager, limit: number): Promise<DeadTask[]> {
     const rows: Array<Record<string, any>> = await manager.query(
-      `SELECT d.id, d.event_id, d.event_type, d.event_source, d.event_time, d.subject, d.payload, d.source_topic,
-              d.source_partition, d.source_offset, d.attempts, d.last_error, d.created_at, d.failed_at, e.url
+      `SELECT d.id, d.event_id, d.producer_event_id, d.event_type, d.event_source, d.event_time, d.subject, d.payload,
+              d.source_topic, d.source_partition, d.source_offset, d.attempts, d.last_error, d.created_at, d.failed_at,
+              e.url
          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.state = 'failed' AND d.dead_lettered_at IS NULL
         ORDER BY d.id
@@ -46,6 +47,7 @@ function deadLetterOf(failed: Array<Record<string, any>>): DeadTask {
   const event: CloudEvent = {
     specversion: CLOUDEVENTS_SPEC_VERSION,
     id: first.event_id,
+    ...(first.producer_event_id ? { producerId: first.producer_event_id } : {}),
     source: first.event_source,
     type: first.event_type,
     time: new Date(first.event_time).toISOString(),

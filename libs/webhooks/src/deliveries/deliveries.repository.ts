@@ -11,6 +11,8 @@ export interface ClaimedDelivery {
   /** Every secret not yet expired, newest first: each signs the attempt. */
   secrets: string[];
   eventId: string;
+  /** The id its producer gave the event (`POST /events`): its CloudEvents id; null: the event is hookrail's own. */
+  producerEventId: string | null;
   eventType: string;
   eventSource: string;
   eventTime: Date;
@@ -176,8 +178,8 @@ claimed AS (
          next_attempt_at = now() + $11 * interval '1 millisecond', last_attempt_at = now(), replay_requested = false,
          updated_at = now()
    WHERE t.id = ANY(ARRAY(SELECT id FROM picked))
-  RETURNING t.id, t.endpoint_id, t.event_id, t.event_type, t.event_source, t.event_time, t.subject, t.payload,
-            t.attempts, t.fencing_token, t.traceparent
+  RETURNING t.id, t.endpoint_id, t.event_id, t.producer_event_id, t.event_type, t.event_source, t.event_time,
+            t.subject, t.payload, t.attempts, t.fencing_token, t.traceparent
 ),
 spent AS (
   UPDATE webhook_endpoints e
@@ -244,6 +246,7 @@ export async function claimDeliveries(db: DataSource, request: ClaimRequest): Pr
     url: row.url,
     secrets: row.secrets,
     eventId: row.event_id,
+    producerEventId: row.producer_event_id,
     eventType: row.event_type,
     eventSource: row.event_source,
     eventTime: new Date(row.event_time),

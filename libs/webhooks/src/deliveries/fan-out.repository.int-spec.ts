@@ -47,6 +47,7 @@ function event(customerId: string | null, data: unknown = {}, type = 'shop.order
   const id = randomUUID();
   return {
     eventId: id,
+    producerEventId: null,
     eventType: type,
     eventSource: '/tests',
     eventTime: new Date().toISOString(),

@@ -9,6 +9,8 @@ import { EntityManager } from 'typeorm';
  */
 export interface FanOutRow {
   eventId: string;
+  /** The id its producer gave the event (`POST /events`), its CloudEvents id; null: the event is hookrail's own. */
+  producerEventId: string | null;
   eventType: string;
   eventSource: string;
   eventTime: string;
@@ -31,13 +33,15 @@ const FAN_OUT = `
 WITH inserted AS (
   INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, event_source, event_time, subject, ordering_key,
                                   ordered, payload, source_topic, source_partition, source_offset, traceparent,
-                                  next_attempt_at)
+                                  producer_event_id, next_attempt_at)
   SELECT e.id, u.event_id, u.event_type, u.event_source, u.event_time, u.subject, u.ordering_key, e.ordered, u.payload,
-         u.source_topic, u.source_partition, u.source_offset, u.traceparent, now() + $13 * interval '1 millisecond'
+         u.source_topic, u.source_partition, u.source_offset, u.traceparent, u.producer_event_id,
+         now() + $13 * interval '1 millisecond'
     FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::timestamptz[], $5::varchar[], $6::varchar[],
-                $7::text[], $8::varchar[], $9::int[], $10::varchar[], $11::varchar[], $12::varchar[]) WITH ORDINALITY
+                $7::text[], $8::varchar[], $9::int[], $10::varchar[], $11::varchar[], $12::varchar[],
+                $14::varchar[]) WITH ORDINALITY
          AS u(event_id, event_type, event_source, event_time, subject, ordering_key, payload, source_topic,
-              source_partition, source_offset, traceparent, customer_uid, ord)
+              source_partition, source_offset, traceparent, customer_uid, producer_event_id, ord)
    CROSS JOIN LATERAL (
          SELECT o.id, o.ordered, o.event_types, o.payload_filters
            FROM webhook_endpoints o
@@ -87,6 +91,7 @@ function fanOutParameters(rows: FanOutRow[], firstDelayMs: number): unknown[] {
     column('traceparent'),
     column('customerId'),
     firstDelayMs,
+    column('producerEventId'),
   ];
 }
 

@@ -13,7 +13,7 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
  *
  * `next_attempt_at` is when any worker may claim it: the retry time when `pending`, the lease's end when `sending`,
  * `infinity` when finished. Deliveries are written for disabled endpoints too and wait, pending, until the endpoint is
- * enabled (or retention deletes them). `webhook-id` is always the event id.
+ * enabled (or retention deletes them). `webhook-id` is always the event id (hookrail's).
  */
 @Entity('webhook_deliveries')
 @Unique('uq_webhook_deliveries_event_endpoint', ['eventId', 'endpointId'])
@@ -40,6 +40,13 @@ export class WebhookDeliveryEntity extends TaskRow<DeliveryState> {
 
   @Column('varchar', { name: 'event_source', length: 1000 })
   eventSource: string;
+
+  /**
+   * The id the producer gave the event (`POST /events`), sent as its CloudEvents `ce-id`; null when the event is
+   * hookrail's own, whose `ce-id` is `event_id`. `webhook-id` and `ce-hookrailid` are always `event_id`.
+   */
+  @Column('varchar', { name: 'producer_event_id', length: 300, nullable: true })
+  producerEventId: string | null;
 
   @Column('timestamptz', { name: 'event_time' })
   eventTime: Date;

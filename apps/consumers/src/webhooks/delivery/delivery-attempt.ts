@@ -69,6 +69,7 @@ export class DeliveryAttempt {
       headers = this.deps.signer.headers(
         {
           id: delivery.eventId,
+          producerId: delivery.producerEventId,
           type: delivery.eventType,
           source: delivery.eventSource,
           time: delivery.eventTime,

@@ -6,6 +6,7 @@ describe('WebhookSigner', () => {
   const newSecret = `whsec_${Buffer.alloc(32, 2).toString('base64')}`;
   const event = {
     id: 'evt-1',
+    producerId: null,
     type: 'shop.order.placed.v1',
     source: '/webhooks/shop',
     time: new Date(),
@@ -35,12 +36,19 @@ describe('WebhookSigner', () => {
     expect(headers).toMatchObject({
       'ce-specversion': '1.0',
       'ce-id': 'evt-1',
+      'ce-hookrailid': 'evt-1',
       'ce-type': 'shop.order.placed.v1',
       'ce-source': '/sources/caf%C3%A9 %22x%22 100%25',
       'ce-subject': 'ord_1',
       'ce-time': event.time.toISOString(),
       'ce-dataschema': 'urn:hookrail:event:shop.order.placed.v1',
     });
+  });
+
+  it("sends a producer's own id as ce-id, hookrail's as ce-hookrailid and webhook-id (unique per event)", () => {
+    const headers = new WebhookSigner().headers({ ...event, producerId: 'order 7' }, payload, [oldSecret], event.time);
+    expect(headers).toMatchObject({ 'webhook-id': 'evt-1', 'ce-id': 'order 7', 'ce-hookrailid': 'evt-1' });
+    expect(new Webhook(oldSecret).verify(payload, headers)).toEqual({ orderId: 'ord_1' });
   });
 
   it('names no ce-dataschema for a type the catalogue has no contract for', () => {

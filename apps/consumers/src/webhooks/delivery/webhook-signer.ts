@@ -4,7 +4,10 @@ import { Webhook } from 'standardwebhooks';
 
 /** The CloudEvents attributes of a delivery, sent as `ce-*` headers (HTTP binding, binary mode). */
 export interface SignedEvent {
+  /** hookrail's event id: `webhook-id` and `ce-hookrailid`. */
   id: string;
+  /** The id its producer gave the event (`POST /events`): `ce-id`; null for one hookrail made (`ce-id` is `id`). */
+  producerId: string | null;
   type: string;
   source: string;
   time: Date;
@@ -19,10 +22,12 @@ export class InvalidSigningSecretError extends Error {
 }
 
 /**
- * The headers of one attempt: Standard Webhooks (`webhook-id` = the event id, the same for every attempt and replay;
- * `webhook-timestamp` = now; `webhook-signature` with one `v1,` signature per active secret, separated by spaces, as
- * the spec allows during a rotation) and the CloudEvents HTTP binding's `ce-*` attributes, so that the body stays the
- * event's data and either kind of receiver can read it. Signing goes through the `standardwebhooks` library.
+ * The headers of one attempt: Standard Webhooks (`webhook-id` = hookrail's event id, the same for every attempt and
+ * replay and unique per event, whatever its producer called it; `webhook-timestamp` = now; `webhook-signature` with
+ * one `v1,` signature per active secret, separated by spaces, as the spec allows during a rotation) and the
+ * CloudEvents HTTP binding's `ce-*` attributes (`ce-id` the producer's own id of an event posted to `POST /events`,
+ * `ce-hookrailid` hookrail's), so that the body stays the event's data and either kind of receiver can read it.
+ * Signing goes through the `standardwebhooks` library.
  */
 export class WebhookSigner {
   private readonly keys = new Map<string, Webhook>();
@@ -40,7 +45,8 @@ export class WebhookSigner {
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': signatures.join(' '),
       'ce-specversion': '1.0',
-      'ce-id': headerValue(event.id),
+      'ce-id': headerValue(event.producerId ?? event.id),
+      'ce-hookrailid': headerValue(event.id),
       'ce-type': headerValue(event.type),
       'ce-source': headerValue(event.source),
       'ce-time': event.time.toISOString(),

@@ -31,6 +31,7 @@ export class FanOutEventUseCase {
     const customerId = event[CUSTOMER_ID_ATTRIBUTE];
     ctx.write(this.writer, {
       eventId: event.id,
+      producerEventId: event.producerId ?? null,
       eventType: event.type,
       eventSource: event.source,
       eventTime: event.time,

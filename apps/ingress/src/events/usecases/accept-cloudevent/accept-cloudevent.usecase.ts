@@ -1,4 +1,4 @@
-import { CLOUDEVENTS_ATTRIBUTES, CUSTOMER_ID_ATTRIBUTE } from '@app/contracts';
+import { CLOUDEVENTS_ATTRIBUTES, CUSTOMER_ID_ATTRIBUTE, HOOKRAIL_ID_ATTRIBUTE } from '@app/contracts';
 import { Injectable } from '@nestjs/common';
 import { BackpressureService } from '../../../backpressure/backpressure.service';
 import { CloudEventV1, HTTP } from 'cloudevents';
@@ -20,10 +20,15 @@ export interface AcceptCloudEventCommand {
 
 const STRUCTURED = /^application\/cloudevents\+json\s*(;.*)?$/i;
 const JSON_DATA = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
-const CORE = new Set([...CLOUDEVENTS_ATTRIBUTES, 'data_base64']);
+// hookrail sets `hookrailid` itself: one a producer sent is not passed on.
+const CORE = new Set([...CLOUDEVENTS_ATTRIBUTES, 'data_base64', HOOKRAIL_ID_ATTRIBUTE]);
 const MAX_SOURCE_LENGTH = 100;
 
-/** POST /events — a CloudEvent (structured or binary HTTP mode) from an internal producer, recorded like a webhook. */
+/**
+ * POST /events — a CloudEvent (structured or binary HTTP mode) from an internal producer, recorded like a webhook. Its
+ * `source` and `id` are its identity: the deduplication key here, and passed on unchanged (hookrail's own id beside
+ * them in `hookrailid`).
+ */
 @Injectable()
 export class AcceptCloudEventUseCase {
   constructor(
@@ -69,9 +74,11 @@ export class AcceptCloudEventUseCase {
     }
     // Passed on for a type without a contract; the record names the catalogue entry of one with (toKafkaRecord).
     if (typeof event.dataschema === 'string') extensions.dataschema = event.dataschema;
+    const id = checkIdentifier('the CloudEvent id', event.id);
     const result = await this.recordEvent.execute({
       source,
-      senderEventId: checkIdentifier('the CloudEvent id', event.id),
+      senderEventId: id,
+      producerId: id,
       type,
       aggregateId: checkIdentifier('the partition key (partitionkey, subject or id)', key),
       subject: event.subject ?? null,

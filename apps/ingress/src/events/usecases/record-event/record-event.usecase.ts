@@ -13,6 +13,8 @@ export interface RecordEventCommand {
   /** Dedupe namespace: the webhook source name, or the CloudEvent's source. */
   source: string;
   senderEventId: string;
+  /** A CloudEvent's own id, which the published event keeps as its `id` (hookrail's goes in `hookrailid`). */
+  producerId?: string;
   type: string;
   /** The Kafka key: the webhook's aggregate id, or a CloudEvent's partitionkey, subject or id. */
   aggregateId: string;
@@ -75,6 +77,7 @@ export class RecordEventUseCase {
       ...(traceparent ? { traceparent } : {}),
       specversion: CLOUDEVENTS_SPEC_VERSION,
       id,
+      ...(command.producerId === undefined ? {} : { producerId: command.producerId }),
       source: command.ceSource,
       type: command.type,
       time: command.time ?? new Date().toISOString(),

@@ -26,7 +26,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <ul>
  *   <li>reads the CloudEvents headers and the key;
- *   <li>skips an event whose {@code ce_id} it has applied before (delivery is at least once);
+ *   <li>skips an event whose {@code ce_hookrailid} (hookrail's own event id; {@code ce_id} on a message from before
+ *       it) it has applied before (delivery is at least once). {@code ce_id} alone is the producer's id, unique only
+ *       with {@code ce_source};
  *   <li>sends a message it cannot use to {@code <group>.dlt}, with hookrail's dead-letter headers, before committing
  *       past it;
  *   <li>commits offsets only after the message was handled.
@@ -93,7 +95,9 @@ public final class HookrailConsumer {
         return;
       }
     }
-    String eventId = headers.get("ce_id");
+    // hookrail's id, unique across all sources; ce_id is the producer's (unique with ce_source), the same on
+    // events hookrail made itself.
+    String eventId = headers.getOrDefault("ce_hookrailid", headers.get("ce_id"));
     if (!applied.add(eventId)) {
       System.out.println("{\"duplicate\":" + json(eventId) + "}");
       return;
