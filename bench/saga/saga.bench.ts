@@ -22,6 +22,8 @@ import { freshDatabase, root, signedRequests, spawnBuilt, stop, waitHttp } from 
 import { peakRssMb } from '../lib/process-memory';
 import { ms, summary } from '../lib/stats';
 import { deleteTopicsStartingWith } from '../lib/kafka-topics';
+import { bulkHops, hopCostTable } from './bulk-hops';
+import { perMessage, sampleHops } from './hop-cost';
 
 const RATE = Number(process.env.BENCH_RATE || 100);
 const SECONDS = Number(process.env.BENCH_SECONDS || 20);
@@ -38,6 +40,7 @@ interface Phase {
   from: number;
   to: number;
   load: LoadResult;
+  cost: ReturnType<typeof perMessage>;
 }
 
 async function main(): Promise<void> {
@@ -65,7 +68,13 @@ async function main(): Promise<void> {
     ]),
   );
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const common = { DATABASE_URL: url, KAFKA_BROKERS: brokers.join(','), LOG_LEVEL: 'warn', METRICS_PORT: '0' };
+  const common = {
+    DATABASE_URL: url,
+    KAFKA_BROKERS: brokers.join(','),
+    KAFKA_CREATE_TOPICS: 'true',
+    LOG_LEVEL: 'warn',
+    METRICS_PORT: '0',
+  };
   const consumers = spawnBuilt(
     'dist/apps/consumers/src/main.js',
     {
@@ -100,10 +109,12 @@ async function main(): Promise<void> {
     const total = WARMUP + RATE * SECONDS + FLAT_OUT;
     const requests = signedRequests(secret, total, total);
     const phases: Phase[] = [];
+    const apps = { ingress: ingress.pid!, relay: relay.pid!, consumers: consumers.pid! };
     const run = async (name: string, from: number, to: number, send: () => Promise<LoadResult>) => {
+      const before = await sampleHops(db, apps);
       const load = await send();
       await waitForSagas(db);
-      phases.push({ name, from, to, load });
+      phases.push({ name, from, to, load, cost: perMessage(before, await sampleHops(db, apps)) });
     };
     await run('warm-up', 0, WARMUP, () => fixedRate(port, requests.slice(0, WARMUP), Math.max(1, RATE / 2)));
     const fixedEnd = WARMUP + RATE * SECONDS;
@@ -123,6 +134,10 @@ async function main(): Promise<void> {
         `| ${phase.name}: baseline, order placed → ledger (one hop) | p50 ${ms(figures.ledger.p50)}, p99 ${ms(figures.ledger.p99)} |`,
       );
     }
+    // The same hops in bulk, same processes: a backlog the relay drains, and events only the ledger (a batch group)
+    // applies.
+    const bulk = await bulkHops(db, url, namespace, brokers, apps);
+    lines.push('', ...hopCostTable(phases.slice(1), bulk), '');
     const stats = payments.stats();
     const accepted = (await db.query(`SELECT count(*)::int AS count FROM inbound_events`)).rows[0].count;
     lines.push(

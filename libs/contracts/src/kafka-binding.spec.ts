@@ -65,9 +65,9 @@ describe("ce_id and ce_hookrailid: the producer's id and hookrail's", () => {
     const record = toKafkaRecord(event('shop.order.placed.v1', { producerId: 'evt-123' }));
     expect(record.headers).toMatchObject({ ce_id: 'evt-123', ce_hookrailid: hookrailId });
     expect(record.headers).not.toHaveProperty('ce_producerId');
-    // Without a subject or partitionkey the key is the CloudEvents id, the producer's.
+    // Without a subject or partitionkey the key is hookrail's id, unique: a producer's is unique only in its source.
     expect(toKafkaRecord(event('crm.account.updated.v1', { subject: undefined, producerId: 'evt-123' })).key).toBe(
-      'evt-123',
+      hookrailId,
     );
     const decoded = CloudEventsKafka.toEvent({ ...record, body: record.value });
     expect(Array.isArray(decoded) ? decoded[0] : decoded).toMatchObject({ id: 'evt-123', hookrailid: hookrailId });

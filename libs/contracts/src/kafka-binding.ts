@@ -46,9 +46,11 @@ export function toKafkaRecord(event: CloudEvent): KafkaRecord {
   for (const [name, value] of Object.entries(event)) {
     if (!MAPPED.has(name) && value !== undefined && value !== null) headers[`ce_${name}`] = String(value);
   }
-  // The CloudEvents Kafka binding: the partitionkey extension is the record's key; without one, the subject, else the id.
+  // The CloudEvents Kafka binding: the partitionkey extension is the record's key; without one, the subject, else
+  // hookrail's id: unique, where a producer's id is unique only within its source (two sources' "42" must not share
+  // a key, and so a parked key, in a group that keeps key order).
   const key = typeof event.partitionkey === 'string' && event.partitionkey ? event.partitionkey : event.subject;
-  return { key: key ?? headers[CE_HEADERS.id], value: JSON.stringify(event.data), headers };
+  return { key: key ?? event.id, value: JSON.stringify(event.data), headers };
 }
 
 export class MalformedRecordError extends Error {

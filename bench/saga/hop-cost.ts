@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { Client } from 'pg';
+import { cpuTimeMs } from '../lib/process-memory';
+
+/** The processes a hop costs: the three apps by pid, Postgres's and the broker's found by name. */
+export type HopProcess = 'ingress' | 'relay' | 'consumers' | 'postgres' | 'broker';
+export const HOP_PROCESSES: HopProcess[] = ['ingress', 'relay', 'consumers', 'postgres', 'broker'];
+
+/** What a window of work cost: CPU ms per process, Postgres transactions, and the outbox rows (messages) written. */
+export interface HopSample {
+  cpuMs: Record<HopProcess, number>;
+  transactions: number;
+  messages: number;
+}
+
+/** Every process whose command name is `comm` (Postgres: the postmaster and all its backends and workers). */
+function processesNamed(test: (comm: string, cmdline: string) => boolean): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+      const cmdline = comm === 'java' ? readFileSync(`/proc/${entry}/cmdline`, 'utf8') : '';
+      if (test(comm, cmdline)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+const sum = (pids: number[]) => pids.reduce((total, pid) => total + cpuTimeMs(pid), 0);
+
+/**
+ * A sample of everything a message's hops cost so far. Postgres backends that exit between two samples take their
+ * CPU with them: the apps keep their pools open, so that is little.
+ */
+export async function sampleHops(
+  db: Client,
+  apps: Record<'ingress' | 'relay' | 'consumers', number>,
+): Promise<HopSample> {
+  const [{ transactions }] = (
+    await db.query<{ transactions: string }>(
+      `SELECT xact_commit + xact_rollback AS transactions FROM pg_stat_database WHERE datname = current_database()`,
+    )
+  ).rows;
+  const [{ messages }] = (await db.query<{ messages: number }>(`SELECT count(*)::int AS messages FROM outbox`)).rows;
+  return {
+    cpuMs: {
+      ingress: cpuTimeMs(apps.ingress),
+      relay: cpuTimeMs(apps.relay),
+      consumers: cpuTimeMs(apps.consumers),
+      postgres: sum(processesNamed((comm) => comm === 'postgres')),
+      broker: sum(processesNamed((comm, cmdline) => comm === 'java' && cmdline.includes('kafka.Kafka'))),
+    },
+    transactions: Number(transactions),
+    messages,
+  };
+}
+
+/** CPU ms per message of each process between two samples, and Postgres transactions per message. */
+export function perMessage(
+  from: HopSample,
+  to: HopSample,
+  messages = to.messages - from.messages,
+): { cpuMs: Record<HopProcess, number>; transactions: number; messages: number } {
+  const cpuMs = Object.fromEntries(
+    HOP_PROCESSES.map((name) => [name, (to.cpuMs[name] - from.cpuMs[name]) / Math.max(messages, 1)]),
+  ) as Record<HopProcess, number>;
+  return { cpuMs, transactions: (to.transactions - from.transactions) / Math.max(messages, 1), messages };
+}
