@@ -8,7 +8,8 @@ export const HOP_PROCESSES: HopProcess[] = ['ingress', 'relay', 'consumers', 'po
 
 /** What a window of work cost: CPU ms per process, Postgres transactions, and the outbox rows (messages) written. */
 export interface HopSample {
-  cpuMs: Record<HopProcess, number>;
+  /** CPU ms so far of each process of each kind, by pid: a process that starts or ends between two samples counts. */
+  cpuMs: Record<HopProcess, Map<number, number>>;
   transactions: number;
   messages: number;
 }
@@ -29,11 +30,11 @@ function processesNamed(test: (comm: string, cmdline: string) => boolean): numbe
   return pids;
 }
 
-const sum = (pids: number[]) => pids.reduce((total, pid) => total + cpuTimeMs(pid), 0);
+const byPid = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuTimeMs(pid)]));
 
 /**
- * A sample of everything a message's hops cost so far. Postgres backends that exit between two samples take their
- * CPU with them: the apps keep their pools open, so that is little.
+ * A sample of everything a message's hops cost so far. A Postgres backend that exits between two samples takes its
+ * CPU since the first with it: the apps keep their pools open, so that is little.
  */
 export async function sampleHops(
   db: Client,
@@ -47,11 +48,11 @@ export async function sampleHops(
   const [{ messages }] = (await db.query<{ messages: number }>(`SELECT count(*)::int AS messages FROM outbox`)).rows;
   return {
     cpuMs: {
-      ingress: cpuTimeMs(apps.ingress),
-      relay: cpuTimeMs(apps.relay),
-      consumers: cpuTimeMs(apps.consumers),
-      postgres: sum(processesNamed((comm) => comm === 'postgres')),
-      broker: sum(processesNamed((comm, cmdline) => comm === 'java' && cmdline.includes('kafka.Kafka'))),
+      ingress: byPid([apps.ingress]),
+      relay: byPid([apps.relay]),
+      consumers: byPid([apps.consumers]),
+      postgres: byPid(processesNamed((comm) => comm === 'postgres')),
+      broker: byPid(processesNamed((comm, cmdline) => comm === 'java' && cmdline.includes('kafka.Kafka'))),
     },
     transactions: Number(transactions),
     messages,
@@ -64,8 +65,11 @@ export function perMessage(
   to: HopSample,
   messages = to.messages - from.messages,
 ): { cpuMs: Record<HopProcess, number>; transactions: number; messages: number } {
-  const cpuMs = Object.fromEntries(
-    HOP_PROCESSES.map((name) => [name, (to.cpuMs[name] - from.cpuMs[name]) / Math.max(messages, 1)]),
-  ) as Record<HopProcess, number>;
+  const spent = (name: HopProcess) =>
+    [...to.cpuMs[name]].reduce((total, [pid, ms]) => total + ms - (from.cpuMs[name].get(pid) ?? 0), 0);
+  const cpuMs = Object.fromEntries(HOP_PROCESSES.map((name) => [name, spent(name) / Math.max(messages, 1)])) as Record<
+    HopProcess,
+    number
+  >;
   return { cpuMs, transactions: (to.transactions - from.transactions) / Math.max(messages, 1), messages };
 }
