@@ -25,7 +25,7 @@ export class SagaReplyFieldsV1 {
   @IsUUID()
   sagaId: string;
 
-  /** The event id (`ce_id`) of the command it answers. */
+  /** The event id (`ce_hookrailid`, equal to `ce_id` on a command hookrail makes) of the command it answers. */
   @IsUUID()
   commandId: string;
 
