@@ -116,13 +116,13 @@ export interface OrderReport {
   duplicates: number;
 }
 
-/** Groups received messages by key (the aggregate id) and counts messages whose event id arrived before. */
+/** Groups received messages by key (the aggregate id) and counts messages whose event id (hookrail's) arrived before. */
 export function orderReport(messages: ReadMessage[]): OrderReport {
   const byAggregate = new Map<string, number[]>();
   const seen = new Set<string>();
   let duplicates = 0;
   for (const message of messages) {
-    const eventId = message.headers.ce_id;
+    const eventId = message.headers.ce_hookrailid ?? message.headers.ce_id;
     if (seen.has(eventId)) duplicates += 1;
     seen.add(eventId);
     const { seq } = JSON.parse(message.value ?? '{}') as { seq: number };
