@@ -86,6 +86,9 @@ export function hopCostTable(
   const transactions = bulk.relay.transactions + bulk.ledger.transactions;
   lines.push(
     `| Postgres transactions per message | ${phases.map((phase) => phase.cost.transactions.toFixed(2)).join(' | ')} | ${transactions.toFixed(3)} (drain + ledger) | ${phases.map((phase) => (phase.cost.transactions / transactions).toFixed(1)).join(' | ')} |`,
+    `| relay, write system calls per message | ${phases.map((phase) => phase.cost.writes.relay.toFixed(2)).join(' | ')} | ${bulk.relay.writes.relay.toFixed(3)} (the drain) | ${phases.map((phase) => (phase.cost.writes.relay / bulk.relay.writes.relay).toFixed(1)).join(' | ')} |`,
+    `| consumers, write system calls per message | ${phases.map((phase) => phase.cost.writes.consumers.toFixed(2)).join(' | ')} | ${bulk.ledger.writes.consumers.toFixed(3)} (the ledger) | ${phases.map((phase) => (phase.cost.writes.consumers / bulk.ledger.writes.consumers).toFixed(1)).join(' | ')} |`,
+    `| ingress, write system calls per order | ${phases.map((phase) => ((phase.cost.writes.ingress * phase.cost.messages) / (phase.to - phase.from)).toFixed(1)).join(' | ')} | | |`,
     `| ingress, CPU ms per order | ${phases.map((phase) => ms((phase.cost.cpuMs.ingress * phase.cost.messages) / (phase.to - phase.from))).join(' | ')} | | |`,
     `| messages per order (outbox rows) | ${phases.map((phase) => (phase.cost.messages / (phase.to - phase.from)).toFixed(1)).join(' | ')} | | |`,
   );

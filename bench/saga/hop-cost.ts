@@ -12,6 +12,19 @@ export interface HopSample {
   cpuMs: Record<HopProcess, Map<number, number>>;
   transactions: number;
   messages: number;
+  /** Write system calls of each app so far (`syscw` of /proc/<pid>/io): a query, a Kafka request, an HTTP answer. */
+  writes: Record<AppProcess, number>;
+}
+
+export type AppProcess = 'ingress' | 'relay' | 'consumers';
+const APPS: AppProcess[] = ['ingress', 'relay', 'consumers'];
+
+function writeCalls(pid: number): number {
+  try {
+    return Number(/syscw: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
 }
 
 /** Every process whose command name is `comm` (Postgres: the postmaster and all its backends and workers). */
@@ -56,6 +69,7 @@ export async function sampleHops(
     },
     transactions: Number(transactions),
     messages,
+    writes: Object.fromEntries(APPS.map((app) => [app, writeCalls(apps[app])])) as Record<AppProcess, number>,
   };
 }
 
@@ -64,12 +78,15 @@ export function perMessage(
   from: HopSample,
   to: HopSample,
   messages = to.messages - from.messages,
-): { cpuMs: Record<HopProcess, number>; transactions: number; messages: number } {
+): { cpuMs: Record<HopProcess, number>; transactions: number; messages: number; writes: Record<AppProcess, number> } {
   const spent = (name: HopProcess) =>
     [...to.cpuMs[name]].reduce((total, [pid, ms]) => total + ms - (from.cpuMs[name].get(pid) ?? 0), 0);
   const cpuMs = Object.fromEntries(HOP_PROCESSES.map((name) => [name, spent(name) / Math.max(messages, 1)])) as Record<
     HopProcess,
     number
   >;
-  return { cpuMs, transactions: (to.transactions - from.transactions) / Math.max(messages, 1), messages };
+  const writes = Object.fromEntries(
+    APPS.map((app) => [app, (to.writes[app] - from.writes[app]) / Math.max(messages, 1)]),
+  ) as Record<AppProcess, number>;
+  return { cpuMs, transactions: (to.transactions - from.transactions) / Math.max(messages, 1), messages, writes };
 }
