@@ -1,7 +1,6 @@
 import { Closable } from '@app/config';
 import { findGroupStatuses } from '@app/consumer-runtime';
-import { AppProcess, TopicReader, waitFor } from '@app/testing';
-import { Kafka as CloudEventsKafka, KafkaMessage } from 'cloudevents';
+import { AppProcess, decodeWithCloudEventsSdk, TopicReader, waitFor } from '@app/testing';
 import { findDailyTotals } from '../../apps/consumers/src/analytics/daily-totals.repository';
 import { ConsumersTestBed } from '../../apps/consumers/src/testing/consumers-fixtures';
 import { startRelay } from '../../apps/relay/src/testing/relay-fixtures';
@@ -51,17 +50,6 @@ describe("POST /events keeps the producer's id; hookrail's travels in hookrailid
       { authorization: `Bearer ${secrets.producerToken}`, 'content-type': 'application/cloudevents+json' },
     );
 
-  const decoded = (message: TopicReader['messages'][number]) => {
-    const kafkaMessage: KafkaMessage = {
-      key: message.key ?? '',
-      value: message.value,
-      body: message.value,
-      headers: message.headers,
-    };
-    const event = CloudEventsKafka.toEvent(kafkaMessage);
-    return Array.isArray(event) ? event[0] : event;
-  };
-
   it('two producers with the same id are two events, both applied; a redelivery is deduplicated at the ingress', async () => {
     const billing = await send('/billing', 'ord_ce1');
     const crm = await send('/crm', 'ord_ce2');
@@ -73,7 +61,7 @@ describe("POST /events keeps the producer's id; hookrail's travels in hookrailid
 
     await waitFor(() => reader.messages.length >= 2, { what: `two messages on ${bed.topic}` });
     // The official SDK reads the producer's id as the event's id, hookrail's (the one the 202 answered) beside it.
-    const events = reader.messages.map(decoded);
+    const events = reader.messages.map(decodeWithCloudEventsSdk);
     // Two keys, two outbox lanes: either may be published first.
     expect(events).toHaveLength(2);
     expect(events).toEqual(

@@ -1,5 +1,4 @@
-import { AppProcess, waitFor } from '@app/testing';
-import { Kafka as CloudEventsKafka, KafkaMessage } from 'cloudevents';
+import { AppProcess, decodeWithCloudEventsSdk, waitFor } from '@app/testing';
 import {
   insertEvents,
   interleavedEvents,
@@ -56,14 +55,7 @@ describe('three relays over one outbox', () => {
 
   it('write messages that the official CloudEvents SDK decodes, with the traceparent carried along', () => {
     const decoded = bed.reader.messages.map((message) => {
-      const kafkaMessage: KafkaMessage = {
-        key: message.key ?? '',
-        value: message.value,
-        body: message.value,
-        headers: message.headers,
-      };
-      const event = CloudEventsKafka.toEvent(kafkaMessage);
-      const { specversion, id, type, subject, traceparent, data } = Array.isArray(event) ? event[0] : event;
+      const { specversion, id, type, subject, traceparent, data } = decodeWithCloudEventsSdk(message);
       return { specversion, id, type, subject, traceparent, data };
     });
     const expected = bed.reader.messages.map((message) => ({

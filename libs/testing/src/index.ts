@@ -15,3 +15,4 @@ export * from './secure-kafka';
 export * from './secure-postgres';
 export * from './otlp-receiver';
 export * from './in-memory-tracing';
+export * from './cloudevents-sdk';
