@@ -18,7 +18,14 @@ export function useTestDataSource(applicationName: string, poolSize = 4): TestDa
   const handle = {} as TestDataSource;
   beforeAll(async () => {
     handle.database = await createTestDatabase();
-    handle.dataSource = await connect({ url: handle.database.url, applicationName, poolSize });
+    // Tests hold row locks on purpose (lockRows): a statement waiting on one must outlast a busy machine, not the
+    // apps' 10 s statement timeout.
+    handle.dataSource = await connect({
+      url: handle.database.url,
+      applicationName,
+      poolSize,
+      statementTimeoutMs: 120_000,
+    });
   });
   afterAll(async () => {
     await handle.dataSource?.destroy();

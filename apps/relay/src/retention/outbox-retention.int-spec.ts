@@ -9,7 +9,12 @@ describe('outbox retention', () => {
   let pool: Pool;
 
   beforeAll(() => {
-    pool = createPool({ url: db.database.url, applicationName: 'retention-test' }, () => undefined);
+    // The first run waits on a row lock the test holds: on a busy machine that may take longer than the default
+    // statement timeout.
+    pool = createPool(
+      { url: db.database.url, applicationName: 'retention-test', statementTimeoutMs: 120_000 },
+      () => undefined,
+    );
   });
   afterAll(() => pool.end());
 
