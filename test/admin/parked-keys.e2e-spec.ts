@@ -2,7 +2,7 @@ import { connect } from '@app/db';
 import { orderEvent, ParkingScenario, waitFor } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Ingress, orderData, post, secrets, startIngress } from '../ingress/ingress-harness';
+import { adminCall, Ingress, orderData, post, secrets, startIngress } from '../ingress/ingress-harness';
 import { standardHeaders } from '../ingress/signing';
 
 const ADMIN_TOKEN = 'admin-token-for-the-parked-keys-test';
@@ -24,16 +24,8 @@ describe('parked keys through the ingress: GET /events/:id, /admin/parked-keys a
     await ingress?.close();
   });
 
-  async function call(method: string, path: string, { body = undefined as unknown, token = ADMIN_TOKEN } = {}) {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-hookrail-operator': 'ada' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${ingress.adminUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  }
+  const call = (method: string, path: string, { body = undefined as unknown, token = ADMIN_TOKEN } = {}) =>
+    adminCall(ingress.adminUrl, method, path, { token, body, operator: 'ada' });
 
   /** Three events of `orderId`: the first rejected (dead-lettered), the other two parked behind it. */
   async function parkKey(orderId: string, middleId: string = randomUUID()) {

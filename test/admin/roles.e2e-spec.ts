@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Ingress, startIngress } from '../ingress/ingress-harness';
+import { adminCall, Ingress, startIngress } from '../ingress/ingress-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-the-roles-test';
 
@@ -14,18 +14,8 @@ describe('/admin with named tokens: viewer, a team operator, admin; revoked and 
   const tokens: Record<string, string> = {};
   const letters = { ledger: randomUUID(), payments: randomUUID() };
 
-  async function call(token: string | undefined, method: string, path: string, body?: unknown): Promise<Answer> {
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${ingress.adminUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = (token: string | undefined, method: string, path: string, body?: unknown): Promise<Answer> =>
+    adminCall(ingress.adminUrl, method, path, { token: token ?? null, body });
 
   const asAdmin = (method: string, path: string, body?: unknown) => call(ADMIN_TOKEN, method, path, body);
 

@@ -1,4 +1,4 @@
-import { Ingress, startIngress } from '../ingress/ingress-harness';
+import { adminCall, Ingress, startIngress } from '../ingress/ingress-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-the-customers-admin-test';
 
@@ -7,17 +7,8 @@ describe('/admin/customers (real Postgres)', () => {
   let ingress: Ingress;
   let viewer: string;
 
-  async function call(token: string, method: string, path: string, body?: unknown) {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-hookrail-operator': 'ada' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${ingress.adminUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const call = (token: string, method: string, path: string, body?: unknown) =>
+    adminCall(ingress.adminUrl, method, path, { token, body, operator: 'ada' });
   const admin = (method: string, path: string, body?: unknown) => call(ADMIN_TOKEN, method, path, body);
   const count = async (table: string) =>
     (await ingress.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0].n;

@@ -148,6 +148,29 @@ export async function post(
   };
 }
 
+/**
+ * A call to the admin API: `token` as the bearer (none when null), `operator` as X-Hookrail-Operator, `body` as JSON;
+ * the answer's status and parsed body (undefined when empty).
+ */
+export async function adminCall(
+  baseUrl: string,
+  method: string,
+  path: string,
+  { token, body, operator }: { token: string | null; body?: unknown; operator?: string },
+): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = {};
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (operator !== undefined) headers['x-hookrail-operator'] = operator;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
 /** The ingress as `npm run start:ingress` runs it: a process of its own, on a free port, over a database of its own. */
 export interface IngressProcess {
   url: string;
