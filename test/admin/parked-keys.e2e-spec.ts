@@ -2,7 +2,7 @@ import { connect } from '@app/db';
 import { orderEvent, ParkingScenario, waitFor } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { adminCall, Ingress, orderData, post, secrets, startIngress } from '../ingress/ingress-harness';
+import { apiCall, Ingress, orderData, post, secrets, startIngress } from '../ingress/ingress-harness';
 import { standardHeaders } from '../ingress/signing';
 
 const ADMIN_TOKEN = 'admin-token-for-the-parked-keys-test';
@@ -25,7 +25,7 @@ describe('parked keys through the ingress: GET /events/:id, /admin/parked-keys a
   });
 
   const call = (method: string, path: string, { body = undefined as unknown, token = ADMIN_TOKEN } = {}) =>
-    adminCall(ingress.adminUrl, method, path, { token, body, operator: 'ada' });
+    apiCall(ingress.adminUrl, method, path, { token, body, operator: 'ada' });
 
   /** Three events of `orderId`: the first rejected (dead-lettered), the other two parked behind it. */
   async function parkKey(orderId: string, middleId: string = randomUUID()) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { adminCall, Ingress, startIngress } from '../ingress/ingress-harness';
+import { apiCall, Ingress, startIngress } from '../ingress/ingress-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-the-roles-test';
 
@@ -15,7 +15,7 @@ describe('/admin with named tokens: viewer, a team operator, admin; revoked and 
   const letters = { ledger: randomUUID(), payments: randomUUID() };
 
   const call = (token: string | undefined, method: string, path: string, body?: unknown): Promise<Answer> =>
-    adminCall(ingress.adminUrl, method, path, { token: token ?? null, body });
+    apiCall(ingress.adminUrl, method, path, { token: token ?? null, body });
 
   const asAdmin = (method: string, path: string, body?: unknown) => call(ADMIN_TOKEN, method, path, body);
 

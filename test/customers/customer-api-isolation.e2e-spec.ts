@@ -1,12 +1,6 @@
-import { Ingress, startIngress } from '../ingress/ingress-harness';
+import { apiCall, Ingress, startIngress } from '../ingress/ingress-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-the-customer-api-test';
-
-interface Answer {
-  status: number;
-  body: any;
-  headers: Headers;
-}
 
 /** The customer API on its own listener: each customer sees and changes its own endpoints and deliveries only. */
 describe('/customer/v1: two customers, isolated from each other and from the operator', () => {
@@ -15,18 +9,8 @@ describe('/customer/v1: two customers, isolated from each other and from the ope
   const endpoints: Record<'a' | 'b' | 'operator', string> = { a: '', b: '', operator: '' };
   const deliveries: Record<'a' | 'b', string> = { a: '', b: '' };
 
-  async function call(base: string, token: string | null, method: string, path: string, body?: unknown) {
-    const headers: Record<string, string> = {};
-    if (token !== null) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers } as Answer;
-  }
+  const call = (base: string, token: string | null, method: string, path: string, body?: unknown) =>
+    apiCall(base, method, path, { token, body });
   const admin = (method: string, path: string, body?: unknown) =>
     call(ingress.adminUrl, ADMIN_TOKEN, method, path, body);
   const as = (who: 'a' | 'b' | string, method: string, path: string, body?: unknown) =>

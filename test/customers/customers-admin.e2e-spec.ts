@@ -1,4 +1,4 @@
-import { adminCall, Ingress, startIngress } from '../ingress/ingress-harness';
+import { apiCall, Ingress, startIngress } from '../ingress/ingress-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-the-customers-admin-test';
 
@@ -8,7 +8,7 @@ describe('/admin/customers (real Postgres)', () => {
   let viewer: string;
 
   const call = (token: string, method: string, path: string, body?: unknown) =>
-    adminCall(ingress.adminUrl, method, path, { token, body, operator: 'ada' });
+    apiCall(ingress.adminUrl, method, path, { token, body, operator: 'ada' });
   const admin = (method: string, path: string, body?: unknown) => call(ADMIN_TOKEN, method, path, body);
   const count = async (table: string) =>
     (await ingress.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0].n;

@@ -149,10 +149,10 @@ export async function post(
 }
 
 /**
- * A call to the admin API: `token` as the bearer (none when null), `operator` as X-Hookrail-Operator, `body` as JSON;
- * the answer's status and parsed body (undefined when empty).
+ * A call to the admin API or the customer API: `token` as the bearer (none when null), `operator` as
+ * X-Hookrail-Operator, `body` as JSON; the answer's status and parsed body (undefined when empty).
  */
-export async function adminCall(
+export async function apiCall(
   baseUrl: string,
   method: string,
   path: string,
