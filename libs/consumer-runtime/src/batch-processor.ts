@@ -2,13 +2,14 @@ import { Batch, KafkaMessage } from 'kafkajs';
 import { GroupBreakers } from './breaker/group-breakers';
 import { errorMessage } from './classify-error';
 import { PartitionHolds } from './partition-holds';
-import { oneMessageChain, PipelineDeps, transactionSteps } from './pipeline';
+import { PipelineDeps, transactionSteps, walk } from './pipeline';
 import { GroupRetryHooks } from './retry-hooks';
 import { CompiledHandler, HandledMessage, Liveness, Reading } from './steps/message';
 import { MessageReader, readerOf } from './steps/parse-and-validate.middleware';
 import { Failure, nextFailure } from './steps/retry.middleware';
 import { Apply, Delivery, Outcome } from './steps/step';
-import { inTransaction } from './steps/transaction.middleware';
+import { settle } from './steps/settle.middleware';
+import { inTransaction, ownTransaction } from './steps/transaction.middleware';
 
 export interface BatchProcessorDeps extends Omit<PipelineDeps, 'hooks' | 'holds'> {
   handlers: Map<string, CompiledHandler>;
@@ -37,8 +38,8 @@ type RunResult =
 /**
  * Applies one kafkajs batch (one partition, in offset order). The fast path applies a run of events in one transaction
  * with one dedupe insert; if anything in it fails, the transaction rolls back, the run up to the message that failed
- * goes through the one-message chain (oneMessageChain: retry, dead letter, waits), and the rest goes back to the fast
- * path. Poison, and a message its partition waited for, take the one-message chain at once. An offset is committed
+ * goes through the message walk (walk: retry, dead letter, waits), one transaction per attempt, and the rest goes back to the fast
+ * path. Poison, and a message its partition waited for, take the walk at once. An offset is committed
  * only after the transaction holding its effect committed, or its dead letter was acknowledged.
  */
 export class BatchProcessor {
@@ -50,7 +51,7 @@ export class BatchProcessor {
     const pipeline = { ...deps, hooks: new GroupRetryHooks(deps) };
     this.read = readerOf(deps.handlers);
     this.apply = transactionSteps(pipeline);
-    this.walk = oneMessageChain(pipeline, this.read, this.apply);
+    this.walk = settle(pipeline)(walk(pipeline, this.read, ownTransaction(pipeline)(this.apply)));
   }
 
   async process(batch: Batch, controls: BatchControls): Promise<void> {
@@ -76,7 +77,7 @@ export class BatchProcessor {
 
   /**
    * A run through the fast path; when its transaction fails, the messages up to the one that failed go through the
-   * one-message chain, and the rest goes through the fast path again. Returns false when the batch must stop.
+   * message walk, and the rest goes through the fast path again. Returns false when the batch must stop.
    */
   private async applyRun(run: Item[], controls: BatchControls): Promise<boolean> {
     let rest = run;

@@ -79,6 +79,14 @@ export interface ConsumerRuntimeOptions {
   afterDbCommit?: () => void;
 }
 
+/** What both modes of a group are built from. */
+interface GroupParts {
+  consumer: Consumer;
+  breakers: GroupBreakers;
+  deadLetters: DeadLetterStep;
+  parking?: KeyParking;
+}
+
 /**
  * One consumer group: a kafkajs consumer with auto-commit off whose batches go through the BatchProcessor, and an
  * idempotent producer for dead letters. `stop()` lets the current message finish and commit, then leaves the group.
@@ -164,8 +172,8 @@ export class ConsumerRuntime {
     consumer.on(consumer.events.REBALANCING, () => void this.commits?.flush());
     const run =
       this.options.concurrency === 'key'
-        ? this.keyed(consumer, breakers, deadLetters, parking)
-        : this.batches(consumer, breakers, deadLetters, parking);
+        ? this.keyed({ consumer, breakers, deadLetters, parking })
+        : this.batches({ consumer, breakers, deadLetters, parking });
     if (parking) {
       this.unparker = new Unparker(parking, {
         resendAfterMs: this.options.unparkResendMs ?? DEFAULT_UNPARK_RESEND_MS,
@@ -191,12 +199,7 @@ export class ConsumerRuntime {
    * One record at a time per partition, through the BatchProcessor; waits hand the partition back (PartitionHolds).
    * Returns what starts the consumer.
    */
-  private batches(
-    consumer: Consumer,
-    breakers: GroupBreakers,
-    deadLetters: DeadLetterStep,
-    parking: KeyParking | undefined,
-  ): () => Promise<void> {
+  private batches({ consumer, breakers, deadLetters, parking }: GroupParts): () => Promise<void> {
     const { logger, group, dataSource, metrics } = this.options;
     const holds = new PartitionHolds(
       consumer,
@@ -244,12 +247,7 @@ export class ConsumerRuntime {
    * returns, so fetching goes on while records wait on providers; offsets are committed by the dispatcher. Returns what
    * starts the consumer.
    */
-  private keyed(
-    consumer: Consumer,
-    breakers: GroupBreakers,
-    deadLetters: DeadLetterStep,
-    parking: KeyParking | undefined,
-  ): () => Promise<void> {
+  private keyed({ consumer, breakers, deadLetters, parking }: GroupParts): () => Promise<void> {
     const { logger, group, dataSource, metrics } = this.options;
     const maxBatchSize = this.options.maxBatchSize ?? 500;
     const records = new KeyedRecords({

@@ -11,6 +11,11 @@ export class PendingWrites {
     else this.rows.set(writer as BatchWriter<unknown>, [row]);
   }
 
+  /** The rows another set queued (a handler's that ran before this transaction), after those queued here. */
+  addAll(other: PendingWrites): void {
+    for (const [writer, rows] of other.rows) for (const row of rows) this.add(writer, row);
+  }
+
   /** Runs each writer once with its rows; called inside the transaction, right before it commits. */
   async flush(manager: EntityManager): Promise<void> {
     for (const [writer, rows] of this.rows) await writer(manager, rows);

@@ -2,14 +2,15 @@ import { SHOP_ORDER_PLACED_V1, toKafkaRecord } from '@app/contracts';
 import { orderEvent } from '@app/testing';
 import { KafkaMessage } from 'kafkajs';
 import { ConsumerMetrics } from './consumer-metrics';
-import { DependencyUnavailableError } from './errors';
+import { DependencyUnavailableError, PermanentError } from './errors';
 import { HeldMessage } from './partition-holds';
 import { walk, WalkDeps } from './pipeline';
 import { GivenUpMessage } from './steps/dead-letter.middleware';
 import { CompiledHandler } from './steps/message';
 import { readerOf } from './steps/parse-and-validate.middleware';
 import { Failure, nextFailure } from './steps/retry.middleware';
-import { Delivery, Outcome } from './steps/step';
+import { settle } from './steps/settle.middleware';
+import { Attempt, Delivery, Outcome } from './steps/step';
 
 describe('a message walk (parse, retry, dead letter, settle)', () => {
   const handler: CompiledHandler = {
@@ -44,10 +45,12 @@ describe('a message walk (parse, retry, dead letter, settle)', () => {
           return deadLetterTaken ? { done: true } : { done: false, retryAt: 42 };
         },
       },
-      holds: { hold: (message) => void held.push(message) },
     };
+    const holds = { hold: (message: HeldMessage) => void held.push(message) };
     const processed = async () => (await metrics.processed.get()).values.map(({ value }) => value);
-    return { deps, held, givenUp, logged, processed };
+    /** The walk settled as the batch mode settles it (true: the offset may move). */
+    const batchWalk = (attempt: Attempt<Outcome>) => settle({ holds })(walk(deps, read, attempt));
+    return { deps, held, givenUp, logged, processed, batchWalk };
   }
 
   function delivery(value: string, headers: Record<string, string>, from?: Delivery['from']): Delivery {
@@ -59,9 +62,9 @@ describe('a message walk (parse, retry, dead letter, settle)', () => {
   const record = toKafkaRecord(event);
 
   it('settles an applied event: its offset may move and it counts as processed', async () => {
-    const { deps, held, givenUp, processed } = setup();
+    const { batchWalk, held, givenUp, processed } = setup();
     const attempts: number[] = [];
-    const settle = walk(deps, read, async (_handled, n): Promise<Outcome> => (attempts.push(n), 'applied'));
+    const settle = batchWalk(async (_handled, n): Promise<Outcome> => (attempts.push(n), 'applied'));
     expect(await settle(delivery(record.value, record.headers))).toBe(true);
     expect(attempts).toEqual([1]);
     expect(await processed()).toEqual([1]);
@@ -69,8 +72,8 @@ describe('a message walk (parse, retry, dead letter, settle)', () => {
   });
 
   it('dead-letters poison at once, without an attempt', async () => {
-    const { deps, givenUp, logged } = setup();
-    const settle = walk(deps, read, () => Promise.reject(new Error('never called')));
+    const { batchWalk, givenUp, logged } = setup();
+    const settle = batchWalk(() => Promise.reject(new Error('never called')));
     expect(await settle(delivery('{}', { ce_id: 'e-1' }))).toBe(true);
     expect(givenUp).toHaveLength(1);
     expect(givenUp[0].source).toMatchObject({ eventId: 'e-1', type: 'unknown', topic: 't', partition: 0 });
@@ -79,9 +82,9 @@ describe('a message walk (parse, retry, dead letter, settle)', () => {
   });
 
   it('carries on the failure from the batch transaction and dead-letters the event after its last attempt', async () => {
-    const { deps, givenUp, processed } = setup();
+    const { batchWalk, givenUp, processed } = setup();
     const attempts: number[] = [];
-    const settle = walk(deps, read, async (_handled, n) => {
+    const settle = batchWalk(async (_handled, n) => {
       attempts.push(n);
       throw new Error('flaky');
     });
@@ -93,15 +96,15 @@ describe('a message walk (parse, retry, dead letter, settle)', () => {
   });
 
   it('holds the partition, without a failure to carry on, when the dead letter is not taken', async () => {
-    const { deps, held } = setup(false);
-    const settle = walk(deps, read, async () => 'applied');
+    const { batchWalk, held } = setup(false);
+    const settle = batchWalk(async () => 'applied');
     expect(await settle(delivery('{}', {}))).toBe(false);
     expect(held).toEqual([{ topic: 't', partition: 0, offset: '7', retryAt: 42 }]);
   });
 
   it('holds the partition with its failure while a dependency is down, and gives nothing up', async () => {
-    const { deps, held, givenUp } = setup();
-    const settle = walk(deps, read, () => Promise.reject(new DependencyUnavailableError('email-provider', '503')));
+    const { batchWalk, held, givenUp } = setup();
+    const settle = batchWalk(() => Promise.reject(new DependencyUnavailableError('email-provider', '503')));
     expect(await settle(delivery(record.value, record.headers))).toBe(false);
     expect(held).toHaveLength(1);
     expect(held[0]).toMatchObject({ offset: '7', failure: { dependency: 'email-provider', attempts: 1 } });
@@ -109,10 +112,30 @@ describe('a message walk (parse, retry, dead letter, settle)', () => {
     expect(givenUp).toEqual([]);
   });
 
+  it('tries only the dead letter again when the walk carries a failure given up on', async () => {
+    const { deps, givenUp } = setup();
+    const failure = nextFailure(undefined, new Error('flaky'), 2, handler.policy);
+    const settled = await walk(deps, read, () => Promise.reject(new Error('never called')))({
+      ...delivery(record.value, record.headers),
+      reading: read('t', 0, { ...record, offset: '7' } as unknown as KafkaMessage),
+      givingUp: failure,
+    });
+    expect(settled).toEqual({ kind: 'done', value: 'dead-lettered' });
+    expect(givenUp).toEqual([expect.objectContaining({ failure })]);
+  });
+
+  it('hands back the failure given up on when its dead letter is not taken', async () => {
+    const { deps } = setup(false);
+    const settled = await walk(deps, read, async () => {
+      throw new PermanentError('bad order');
+    })(delivery(record.value, record.headers));
+    expect(settled).toMatchObject({ kind: 'waiting', retryAt: 42, givingUp: { errorClass: 'poison' } });
+  });
+
   it('lets a type the group does not handle go by', async () => {
-    const { deps, givenUp, processed } = setup();
+    const { batchWalk, givenUp, processed } = setup();
     const other = toKafkaRecord(orderEvent('ord-2', { type: 'shop.order.paid.v1' }));
-    const settle = walk(deps, read, () => Promise.reject(new Error('never called')));
+    const settle = batchWalk(() => Promise.reject(new Error('never called')));
     expect(await settle(delivery(other.value, other.headers))).toBe(true);
     expect([givenUp, await processed()]).toEqual([[], []]);
   });

@@ -53,6 +53,11 @@ export class ProcessedEventClaims {
     return this.fresh.has(eventId);
   }
 
+  /** A claim taken and not used after all (the effect is not in this transaction): released with the unused ones. */
+  giveBack(eventId: string): void {
+    this.fresh.add(eventId);
+  }
+
   /** In the same transaction: deletes the rows claimed but never taken (the run stopped before their events). */
   async releaseUnused(manager: EntityManager): Promise<void> {
     if (this.fresh.size === 0) return;

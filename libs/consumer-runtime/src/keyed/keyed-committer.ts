@@ -1,22 +1,15 @@
 import { Logger } from 'pino';
 import { errorMessage } from '../classify-error';
-import { BatchWriter } from '../handler';
-import { markProcessed } from '../steps/event-status.middleware';
+import { PendingWrites } from '../pending-writes';
+import { effectSteps } from '../pipeline';
 import { ParsedMessage } from '../steps/message';
-import { park } from '../steps/park.middleware';
 import { Apply, HandleTransaction, Outcome } from '../steps/step';
 import { inTransaction, TransactionDeps } from '../steps/transaction.middleware';
-
-/** A row a handler queued with `ctx.write`, kept until the record commits. */
-export interface CapturedWrite {
-  writer: BatchWriter<unknown>;
-  row: unknown;
-}
 
 /** A record whose handler ran outside the transaction, to commit with its dedupe row. */
 export interface RecordToCommit extends ParsedMessage {
   /** The rows its handler queued; undefined when the handler was not run (a pre-check said applied or parked). */
-  writes?: CapturedWrite[];
+  writes?: PendingWrites;
   attempt: number;
 }
 
@@ -38,8 +31,8 @@ interface Committing extends RecordToCommit {
 
 /**
  * The transaction end of a group that applies records concurrently by key: records whose handlers finished meanwhile
- * commit together, in one transaction with one dedupe insert, their queued rows written by one statement per writer,
- * parked keys decided under their locks (a group commit, as the ingress does for deliveries). Each record gets its
+ * commit together through the effect steps both modes share (effectSteps), in one transaction with one dedupe insert,
+ * their queued rows written by one statement per writer, parked keys decided under their locks (a group commit, as the ingress does for deliveries). Each record gets its
  * own answer. When the shared transaction fails, each record is committed alone, so only the one at fault fails.
  */
 export class KeyedCommitter {
@@ -54,7 +47,7 @@ export class KeyedCommitter {
       maxBatchSize: number;
     },
   ) {
-    this.apply = park(markProcessed(deps.group)(applyCaptured));
+    this.apply = effectSteps(deps.group, captured);
   }
 
   commit(record: RecordToCommit): Promise<CommitOutcome> {
@@ -108,14 +101,17 @@ export class KeyedCommitter {
   }
 }
 
-/** The dedupe step for a handler that already ran: its queued rows join the transaction's, once per event. */
-async function applyCaptured(item: Committing, _attempt: number, tx: HandleTransaction): Promise<Outcome> {
-  if (!tx.claims.isFresh(item.event.id)) return 'duplicate';
+/**
+ * The key mode's effect, behind the shared dedupe: the rows the record's handler queued join the transaction's. A
+ * record whose handler a pre-check skipped (applied or parked, it said) and which this transaction found fresh gives
+ * its claim back: nothing of it is written, and it reruns with its handler.
+ */
+async function captured(item: Committing, _attempt: number, tx: HandleTransaction): Promise<Outcome> {
   if (!item.writes) {
+    tx.claims.giveBack(item.event.id);
     item.rerun = true;
     return 'duplicate';
   }
-  tx.claims.take(item.event.id);
-  for (const { writer, row } of item.writes) tx.pending.add(writer, row);
+  tx.pending.addAll(item.writes);
   return 'applied';
 }

@@ -75,6 +75,8 @@ export class KeyedDispatcher implements BreakerWaiters {
   /** Records woken by the breaker's probe or close: they start without asking the breaker again. */
   private readonly passGate = new Set<WindowEntry<KeyedItem>>();
   private readonly running = new Set<Promise<void>>();
+  /** What a record's walk asks while it runs: nothing to heartbeat (kafkajs's batch returned), and whether to stop. */
+  private readonly controls = { heartbeat: async () => {}, shouldStop: () => this.stopping };
   private inFlight = 0;
   private cursor = 0;
   private suspended = false;
@@ -102,7 +104,7 @@ export class KeyedDispatcher implements BreakerWaiters {
     const messages = batch.messages.slice(0, room);
     if (messages.length < batch.messages.length) this.pause(lane);
     const precheck = lane.precheck > 0;
-    const items = await this.deps.records.prepare(batch.topic, batch.partition, messages, precheck);
+    const items = await this.deps.records.prepare(batch.topic, batch.partition, messages, this.controls, precheck);
     lane.precheck = items.some((item) => item.applied) ? Math.max(0, lane.precheck - messages.length) : 0;
     if (lane.abandoned || this.stopping) return;
     for (const item of items) {
@@ -209,24 +211,22 @@ export class KeyedDispatcher implements BreakerWaiters {
 
   private start(lane: Lane, entry: WindowEntry<KeyedItem>): void {
     this.inFlight++;
-    const work = this.deps.records
-      .run(entry.item, () => this.stopping)
-      .then(
-        (verdict) => this.settle(lane, entry, verdict),
-        (error: unknown) => {
-          this.deps.logger.error(
-            {
-              group: this.deps.group,
-              topic: lane.topic,
-              partition: lane.partition,
-              offset: entry.item.message.offset,
-              err: errorMessage(error),
-            },
-            'record failed outside its steps; tried again in a second',
-          );
-          this.settle(lane, entry, { kind: 'wait', retryAt: Date.now() + 1_000 });
-        },
-      );
+    const work = this.deps.records.run(entry.item).then(
+      (verdict) => this.settle(lane, entry, verdict),
+      (error: unknown) => {
+        this.deps.logger.error(
+          {
+            group: this.deps.group,
+            topic: lane.topic,
+            partition: lane.partition,
+            offset: entry.item.message.offset,
+            err: errorMessage(error),
+          },
+          'record failed outside its steps; tried again in a second',
+        );
+        this.settle(lane, entry, { kind: 'wait', retryAt: Date.now() + 1_000 });
+      },
+    );
     this.running.add(work);
     void work.finally(() => this.running.delete(work));
   }

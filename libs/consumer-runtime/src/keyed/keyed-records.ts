@@ -6,29 +6,24 @@ import { DataSource } from 'typeorm';
 import { GroupBreakers } from '../breaker/group-breakers';
 import { errorMessage } from '../classify-error';
 import { ConsumerMetrics } from '../consumer-metrics';
+import { PendingWrites } from '../pending-writes';
 import { keyOf, replayOf } from '../parking/message-keys';
+import { walk } from '../pipeline';
 import { ProcessedEventClaims } from '../processed-events.repository';
 import { GroupRetryHooks } from '../retry-hooks';
 import { DeadLetterStep } from '../steps/dead-letter.middleware';
-import { CompiledHandler, HandledMessage, Reading } from '../steps/message';
-import { identityOf, MessageReader, poisonFailure, readerOf } from '../steps/parse-and-validate.middleware';
-import { Failure, retry, RetrySettings } from '../steps/retry.middleware';
-import { processSpan } from '../steps/trace.middleware';
-import { DeferredContext } from './deferred-context';
-import { CommitOutcome, KeyedCommitter } from './keyed-committer';
+import { handle } from '../steps/handle.middleware';
+import { CompiledHandler, HandledMessage, Liveness, Reading } from '../steps/message';
+import { MessageReader, readerOf } from '../steps/parse-and-validate.middleware';
+import { Failure, RetrySettings } from '../steps/retry.middleware';
+import { Delivery, Outcome, Walk } from '../steps/step';
+import { timed } from '../steps/timing.middleware';
+import { traced } from '../steps/trace.middleware';
+import { KeyedCommitter } from './keyed-committer';
 
 /** A fetched record of a group that applies records concurrently by key, with what is known of it so far. */
-export interface KeyedItem {
-  topic: string;
-  partition: number;
-  message: KafkaMessage;
-  parsed: Reading;
-  /** The pre-check found the event applied by this group already: its handler is not run again. */
-  applied: boolean;
-  /** The failure the record waits with: its next attempt carries it on. */
-  from?: { failure: Failure; waited: true };
-  /** The group gave up on it and its dead letter or parking was not taken yet: only that is tried again. */
-  givingUp?: Failure;
+export interface KeyedItem extends Delivery {
+  reading: Reading;
   /** The dependency it waited on before its first attempt (breaker open): its answer tells the breaker. */
   heldFor?: string;
 }
@@ -53,35 +48,50 @@ export interface KeyedRecordsDeps {
 }
 
 /**
- * One record's walk in a group that applies records concurrently by key: parse and validate (poison is given up on
- * at once), then attempts — the handler outside any transaction (its provider calls overlap with other keys'), its
- * queued writes committed with the dedupe row by the KeyedCommitter — until one succeeds, the retry step says wait
- * (the record's key waits, not its partition) or give up (dead letter, and the key parked where the group parks).
+ * The key mode's side of the message walk both modes share (walk): its attempt runs the handler outside any
+ * transaction (its provider calls overlap with other keys') and commits the rows it queued with the dedupe row through
+ * the KeyedCommitter; its settle step finishes the record, or holds the record's key (not its partition) until its
+ * retry, keeping the failure (or the dead letter still to take) for the next turn.
  */
 export class KeyedRecords {
-  private readonly hooks: GroupRetryHooks;
   private readonly read: MessageReader;
+  private readonly walk: (item: KeyedItem) => Promise<Verdict>;
+  private readonly handle: (handled: HandledMessage, attempt: number) => Promise<PendingWrites>;
   /** The dependency each event type was last seen failing on: while its breaker is open, no new call starts. */
   private readonly dependencyOfType = new Map<string, string>();
 
   constructor(private readonly deps: KeyedRecordsDeps) {
-    this.hooks = new GroupRetryHooks(deps);
     this.read = readerOf(deps.handlers);
+    const hooks = new GroupRetryHooks(deps);
+    const attempt = traced(deps.groupId ?? deps.group)(this.attempt.bind(this));
+    this.walk = this.settle(walk({ ...deps, hooks }, this.read, attempt));
+    const handler = timed(deps)(handle(deps));
+    this.handle = async (handled, n) => {
+      const pending = new PendingWrites();
+      await handler(handled, n, { events: [handled.event], pending });
+      return pending;
+    };
   }
 
   /**
    * Parses a fetched run of one partition; with `precheck`, one query tells which of its events the group applied
    * already (their handlers are not run again).
    */
-  async prepare(topic: string, partition: number, messages: KafkaMessage[], precheck = true): Promise<KeyedItem[]> {
+  async prepare(
+    topic: string,
+    partition: number,
+    messages: KafkaMessage[],
+    controls: Liveness,
+    precheck = true,
+  ): Promise<KeyedItem[]> {
     const items = messages.map((message): KeyedItem => ({
       topic,
       partition,
       message,
-      parsed: this.read(topic, partition, message),
-      applied: false,
+      controls,
+      reading: this.read(topic, partition, message),
     }));
-    const fresh = precheck ? items.filter((item) => item.parsed.kind === 'event' && isLive(item.message)) : [];
+    const fresh = precheck ? items.filter((item) => item.reading.kind === 'event' && isLive(item.message)) : [];
     try {
       const applied = await ProcessedEventClaims.appliedAmong(
         this.deps.dataSource,
@@ -98,109 +108,74 @@ export class KeyedRecords {
 
   /** Records the group does not handle: they need no turn of their key. */
   isIgnored(item: KeyedItem): boolean {
-    return item.parsed.kind === 'ignored';
+    return item.reading.kind === 'ignored';
   }
 
   /** The dependency whose open breaker holds this record back before its first call, if any. */
   heldBy(item: KeyedItem): string | undefined {
-    if (item.parsed.kind !== 'event' || item.from || item.givingUp) return undefined;
-    const dependency = this.dependencyOfType.get(item.parsed.event.type);
+    if (item.reading.kind !== 'event' || item.from || item.givingUp) return undefined;
+    const dependency = this.dependencyOfType.get(item.reading.event.type);
     if (!dependency || !this.deps.breakers.isOpen(dependency)) return undefined;
     item.heldFor = dependency;
     return dependency;
   }
 
-  async run(item: KeyedItem, stopping: () => boolean): Promise<Verdict> {
-    if (item.givingUp) return this.giveUp(item, item.givingUp);
-    const { parsed } = item;
-    if (parsed.kind === 'poison') {
-      const failure = poisonFailure(parsed.error);
-      this.hooks.log({ ...item, eventId: parsed.eventId }, failure, { retry: false });
-      return this.giveUp(item, failure);
-    }
-    if (parsed.kind !== 'event') return { kind: 'done' };
-    const { event, handler } = parsed;
-    const source = { ...item, eventId: event.id, type: event.type };
-    const outcome = await retry(
-      (attempt) => processSpan(this.deps.groupId ?? this.deps.group, parsed, () => this.attempt(item, parsed, attempt)),
-      handler.policy,
-      this.deps.retry,
-      this.hooks.for(source, { heartbeat: async () => {}, shouldStop: stopping }),
-      item.from,
-    );
-    switch (outcome.kind) {
-      case 'done': {
-        if (item.heldFor) this.deps.breakers.answered(item.heldFor);
-        item.heldFor = undefined;
-        this.deps.metrics.count(this.deps.group, event.type, outcome.value);
-        return { kind: 'done' };
+  /** The record's turn: its walk, then what its key does next. */
+  run(item: KeyedItem): Promise<Verdict> {
+    return this.walk(item);
+  }
+
+  /** The key mode's settle step: the record is finished, or it waits (its key with it) with what it carries on. */
+  private settle(next: Walk): (item: KeyedItem) => Promise<Verdict> {
+    return async (item) => {
+      const settled = await next(item);
+      switch (settled.kind) {
+        case 'done':
+          if (item.heldFor && settled.value !== 'dead-lettered') this.deps.breakers.answered(item.heldFor);
+          item.heldFor = undefined;
+          return { kind: 'done' };
+        case 'waiting': {
+          const { failure, givingUp, retryAt, deadlineAt } = settled;
+          if (givingUp) item.givingUp = givingUp;
+          if (failure) this.waitsWith(item, failure);
+          return { kind: 'wait', retryAt, deadlineAt, dependency: failure?.dependency };
+        }
+        case 'interrupted':
+          if (settled.failure) this.waitsWith(item, settled.failure);
+          return { kind: 'wait', retryAt: Date.now() + 1_000, dependency: settled.failure?.dependency };
       }
-      case 'gave-up':
-        return this.giveUp(item, outcome.failure);
-      case 'interrupted':
-      case 'waiting': {
-        const { failure } = outcome;
-        if (failure.dependency) this.dependencyOfType.set(event.type, failure.dependency);
-        item.from = { failure, waited: true };
-        const retryAt = outcome.kind === 'waiting' ? outcome.retryAt : Date.now() + 1_000;
-        const deadlineAt = outcome.kind === 'waiting' ? outcome.deadlineAt : undefined;
-        return { kind: 'wait', retryAt, deadlineAt, dependency: failure.dependency };
-      }
-    }
+    };
+  }
+
+  /** The record's next turn carries its failure on; a dependency's failure holds its type's new records back. */
+  private waitsWith(item: KeyedItem, failure: Failure): void {
+    if (failure.dependency && item.reading.kind === 'event')
+      this.dependencyOfType.set(item.reading.event.type, failure.dependency);
+    item.from = { failure, waited: true };
   }
 
   /** One attempt: the handler (unless a pre-check says it is not needed), then the commit with the dedupe row. */
-  private async attempt(item: KeyedItem, message: HandledMessage, attempt: number): Promise<CommitOutcome> {
-    let skip = item.applied || (await this.parkedAlready(item));
+  private async attempt(handled: HandledMessage, attempt: number, delivery: Delivery): Promise<Outcome> {
+    let skip = delivery.applied || (await this.parkedAlready(delivery));
     for (;;) {
-      const writes = skip ? undefined : await this.handle(message, attempt);
-      const outcome = await this.deps.committer.commit({ ...message, writes, attempt });
+      const writes = skip ? undefined : await this.handle(handled, attempt);
+      const outcome = await this.deps.committer.commit({ ...handled, writes, attempt });
       if (outcome !== 'rerun') return outcome;
-      item.applied = false;
+      delivery.applied = false;
       skip = false;
     }
   }
 
-  private async handle(message: HandledMessage, attempt: number) {
-    const { group, logger, metrics } = this.deps;
-    const { topic, partition, event, replayCount, handler } = message;
-    const ctx = new DeferredContext(
-      group,
-      topic,
-      partition,
-      message.message.offset,
-      event,
-      attempt,
-      replayCount,
-      logger,
-    );
-    const stop = metrics.handlerSeconds.startTimer({ group, type: event.type });
-    try {
-      await handler.handler(event, ctx);
-    } finally {
-      stop();
-    }
-    return ctx.writes;
-  }
-
   /** In a group that parks keys: whether this live record's key is parked (then it is stored, not handled). */
-  private async parkedAlready(item: KeyedItem): Promise<boolean> {
-    const key = keyOf(item.message);
-    if (!this.deps.parks || key === null || !isLive(item.message)) return false;
+  private async parkedAlready(delivery: Delivery): Promise<boolean> {
+    const key = keyOf(delivery.message);
+    if (!this.deps.parks || key === null || !isLive(delivery.message)) return false;
     return new ParkedKeysRepository(this.deps.dataSource.manager).isParked(this.deps.group, key);
-  }
-
-  private async giveUp(item: KeyedItem, failure: Failure): Promise<Verdict> {
-    const { topic, partition, message, parsed } = item;
-    const result = await this.deps.deadLetters.giveUp({ topic, partition, message, ...identityOf(parsed) }, failure);
-    if (result.done) return { kind: 'done' };
-    item.givingUp = failure;
-    return { kind: 'wait', retryAt: result.retryAt };
   }
 }
 
 function eventOf(item: KeyedItem) {
-  return (item.parsed as Extract<Reading, { kind: 'event' }>).event;
+  return (item.reading as Extract<Reading, { kind: 'event' }>).event;
 }
 
 /** Neither a replay nor a parked event sent back: those always run their handler. */

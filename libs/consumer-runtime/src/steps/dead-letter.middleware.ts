@@ -7,7 +7,7 @@ import { KeyParking } from '../parking/key-parking';
 import { DeadLetterProducer } from './dead-letter.producer';
 import { identityOf, replayCountOf } from './parse-and-validate.middleware';
 import { Failure } from './retry.middleware';
-import { Delivery, MessageHandler, Settled } from './step';
+import { Delivery, MessageHandler, MessageOutcome, Settled } from './step';
 
 /** How soon a message tries again when the database did not take its key's parking. */
 const PARK_RETRY_MS = 1_000;
@@ -74,18 +74,21 @@ export class DeadLetterStep {
 }
 
 /**
- * The dead-letter step, last on a message's walk: a message the steps before it gave up on is dead-lettered here; a
- * dead letter the broker or the database did not take makes its partition wait (no failure to carry on: the message
- * comes back through the whole walk).
+ * The dead-letter step: a message the steps before it gave up on is dead-lettered here; a dead letter the broker or
+ * the database did not take makes the message wait (`givingUp`: a mode that keeps it tries only the dead letter
+ * again; the batch mode's partition brings the message back through the whole walk).
  */
 export function deadLetter(step: Pick<DeadLetterStep, 'giveUp'>) {
   return (next: MessageHandler) =>
     async (delivery: Delivery): Promise<Settled> => {
-      const outcome = await next(delivery);
+      const outcome: MessageOutcome = delivery.givingUp
+        ? { kind: 'gave-up', failure: delivery.givingUp }
+        : await next(delivery);
       if (outcome.kind !== 'gave-up') return outcome;
       const { topic, partition, message } = delivery;
       const given = { topic, partition, message, ...identityOf(delivery.reading!) };
       const result = await step.giveUp(given, outcome.failure);
-      return result.done ? { kind: 'done', value: 'dead-lettered' } : { kind: 'waiting', retryAt: result.retryAt };
+      if (result.done) return { kind: 'done', value: 'dead-lettered' };
+      return { kind: 'waiting', retryAt: result.retryAt, givingUp: outcome.failure };
     };
 }

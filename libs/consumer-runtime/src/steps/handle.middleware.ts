@@ -1,13 +1,15 @@
 import { Logger } from 'pino';
-import { MessageContext } from '../message-context';
-import { Apply } from './step';
+import { HandlerScope, MessageContext } from '../message-context';
+import { HandledMessage } from './message';
+import { Outcome } from './step';
 
 /**
- * The handle step, last in the transaction: runs the event's handler with a context that names where the message came
- * from (its logger carries eventId, topic, partition, offset and group).
+ * The handle step, last of an attempt's steps in either mode: runs the event's handler with a context that names
+ * where the message came from (its logger carries eventId, topic, partition, offset and group). By batch the scope is
+ * the run's transaction; by key, the handler's queued rows, committed afterwards with the event's dedupe row.
  */
-export function handle(deps: { group: string; logger: Logger }): Apply {
-  return async (item, attempt, tx) => {
+export function handle(deps: { group: string; logger: Logger }) {
+  return async (item: HandledMessage, attempt: number, scope: HandlerScope): Promise<Outcome> => {
     const ctx = new MessageContext(
       deps.group,
       item.topic,
@@ -16,9 +18,7 @@ export function handle(deps: { group: string; logger: Logger }): Apply {
       item.event.id,
       attempt,
       item.replayCount,
-      tx.manager,
-      tx.events,
-      tx.pending,
+      scope,
       deps.logger,
     );
     await item.handler.handler(item.event, ctx);

@@ -146,16 +146,22 @@ export interface RetryStepDeps {
   hooks: { for(source: HandledMessage & { eventId: string; type: string }, controls: Liveness): RetryHooks };
 }
 
+/** What the retry step reads of a message on its walk: its liveness, and a failure it had before. */
+interface Retried {
+  controls: Liveness;
+  from?: { failure: Failure; waited: boolean };
+}
+
 /**
  * The retry step: tries the message through `next`, one attempt each time, until an attempt succeeds, the message
  * must wait, or it is given up on (the handler's failure policy, the group's settings); it carries on a failure the
  * message had before (`from`).
  */
 export function retrying(deps: RetryStepDeps) {
-  return <T>(next: (handled: HandledMessage, attempt: number) => Promise<T>) =>
-    (handled: HandledMessage, delivery: { controls: Liveness; from?: { failure: Failure; waited: boolean } }) => {
+  return <T, D extends Retried>(next: (handled: HandledMessage, attempt: number, delivery: D) => Promise<T>) =>
+    (handled: HandledMessage, delivery: D) => {
       const { event, handler } = handled;
       const hooks = deps.hooks.for({ ...handled, eventId: event.id, type: event.type }, delivery.controls);
-      return retry((n) => next(handled, n), handler.policy, deps.retry, hooks, delivery.from);
+      return retry((n) => next(handled, n, delivery), handler.policy, deps.retry, hooks, delivery.from);
     };
 }

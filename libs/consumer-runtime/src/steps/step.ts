@@ -41,6 +41,10 @@ export interface Delivery {
    * before its partition was handed back (`waited: true`, decided, and its wait is over).
    */
   from?: { failure: Failure; waited: boolean };
+  /** A pre-check found its event applied by this group already: the handler is not run unless the transaction says otherwise. */
+  applied?: boolean;
+  /** The group gave up on it and its dead letter (or its key's parking) was not taken: only that is tried again. */
+  givingUp?: Failure;
 }
 
 /** What the parse and retry steps make of a message. */
@@ -49,10 +53,20 @@ export type MessageOutcome = RetryOutcome<Outcome | 'ignored'>;
 export type MessageHandler = (delivery: Delivery) => Promise<MessageOutcome>;
 
 /**
- * Where a message's walk ends: `done`, its offset may move past it; `waiting`, it stays uncommitted and its partition
- * waits until `retryAt` (carrying `failure` on, when there is one to retry); `interrupted`, the consumer is stopping.
+ * Where a message's walk ends, before its mode settles it: `done`, its offset may move past it; `waiting`, it stays
+ * uncommitted until `retryAt` (carrying `failure` on, when there is one to retry, or `givingUp`, when only its dead
+ * letter is left to take); `interrupted`, the consumer is stopping.
  */
 export type Settled =
   | { kind: 'done'; value: Outcome | 'ignored' | 'dead-lettered' }
-  | { kind: 'waiting'; retryAt: number; failure?: Failure; deadlineAt?: number }
-  | { kind: 'interrupted' };
+  | { kind: 'waiting'; retryAt: number; failure?: Failure; deadlineAt?: number; givingUp?: Failure }
+  | { kind: 'interrupted'; failure?: Failure };
+
+/** One attempt at a message: the steps the retry step repeats. */
+export type Attempt<T> = (handled: HandledMessage, attempt: number, delivery: Delivery) => Promise<T>;
+
+/** A message's walk up to its mode's settle step. */
+export type Walk = (delivery: Delivery) => Promise<Settled>;
+
+/** The last step of a walk, one per mode: what the partition (by batch) or the key (by key) does with the result. */
+export type SettleStep<D extends Delivery, S> = (next: Walk) => (delivery: D) => Promise<S>;

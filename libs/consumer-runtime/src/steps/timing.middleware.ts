@@ -1,14 +1,13 @@
 import { ConsumerMetrics } from '../consumer-metrics';
 import { ParsedMessage } from './message';
-import { Apply } from './step';
 
-/** Times each attempt at a message past its key's parking: the handler, behind its dedupe. */
+/** Times each attempt of a message's handler, in either mode (a duplicate's handler is not run, so not timed). */
 export function timed(deps: { group: string; metrics: ConsumerMetrics }) {
-  return <T extends ParsedMessage>(next: Apply<T>): Apply<T> =>
-    async (item, attempt, tx) => {
+  return <T extends ParsedMessage, A extends unknown[], R>(next: (item: T, ...rest: A) => Promise<R>) =>
+    async (item: T, ...rest: A): Promise<R> => {
       const stop = deps.metrics.handlerSeconds.startTimer({ group: deps.group, type: item.event.type });
       try {
-        return await next(item, attempt, tx);
+        return await next(item, ...rest);
       } finally {
         stop();
       }

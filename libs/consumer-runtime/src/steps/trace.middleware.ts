@@ -1,7 +1,6 @@
 import { CE_HEADERS } from '@app/contracts';
 import { ATTR, contextOf, inSpan, KAFKA, SpanKind, tracingOn } from '@app/tracing';
 import { ParsedMessage } from './message';
-import { Apply } from './step';
 
 /**
  * When the process traces: one consumer span `process <topic>` per attempt of a group at a message, child of the
@@ -27,9 +26,9 @@ export function processSpan<T>(group: string, item: ParsedMessage, attempt: () =
   return inSpan({ name: `process ${topic}`, kind: SpanKind.CONSUMER, parent, attributes }, () => attempt());
 }
 
-/** The steps of each attempt at a message inside the group's process span (processSpan). */
+/** The steps of each attempt at a message inside the group's process span (processSpan), in either mode. */
 export function traced(group: string) {
-  return <T extends ParsedMessage>(next: Apply<T>): Apply<T> =>
-    (item, attempt, tx) =>
-      processSpan(group, item, () => next(item, attempt, tx));
+  return <T extends ParsedMessage, A extends unknown[], R>(next: (item: T, ...rest: A) => Promise<R>) =>
+    (item: T, ...rest: A): Promise<R> =>
+      processSpan(group, item, () => next(item, ...rest));
 }
