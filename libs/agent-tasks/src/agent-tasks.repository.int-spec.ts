@@ -110,7 +110,12 @@ describe('agent_tasks state machine (real Postgres)', () => {
     expect(await renewAgentTaskLease(dataSource, stale, 60_000)).toBe(false);
     expect(await completeAgentTask(dataSource, stale, { from: 'worker-a' })).toBe(false);
     expect(
-      await failAgentTask(dataSource, stale, { state: 'failed', retryInMs: 0, errorClass: 'Error', message: 'late' }),
+      await failAgentTask(dataSource, stale, {
+        verdict: 'retryable',
+        retryInMs: 0,
+        errorClass: 'Error',
+        message: 'late',
+      }),
     ).toBe(false);
     expect(await findAgentTask(dataSource, task.event.id)).toMatchObject({
       state: 'claimed',
@@ -136,7 +141,7 @@ describe('agent_tasks state machine (real Postgres)', () => {
     const first = (await claimAgentTask(dataSource, 'worker-a', 60_000))!;
     expect(
       await failAgentTask(dataSource, first, {
-        state: 'failed',
+        verdict: 'retryable',
         retryInMs: 60_000,
         errorClass: 'ModelUnavailableError',
         message: 'model answered 503',
@@ -149,7 +154,7 @@ describe('agent_tasks state machine (real Postgres)', () => {
     expect(second).toMatchObject({ attempts: 2, priorState: 'failed' });
     expect(
       await failAgentTask(dataSource, second, {
-        state: 'dead',
+        verdict: 'discarded',
         retryInMs: 0,
         errorClass: 'ModelUnavailableError',
         message: 'model answered 503',
@@ -180,7 +185,12 @@ describe('agent_tasks state machine (real Postgres)', () => {
     const other = newTask('ord-other-error');
     await enqueueAgentTask(dataSource.manager, waiting);
     await enqueueAgentTask(dataSource.manager, other);
-    const down = { state: 'failed' as const, retryInMs: 60_000, errorClass: 'ModelUnavailableError', message: '503' };
+    const down = {
+      verdict: 'retryable' as const,
+      retryInMs: 60_000,
+      errorClass: 'ModelUnavailableError',
+      message: '503',
+    };
     const first = (await claimAgentTask(dataSource, 'worker-a', 60_000))!;
     expect(first).toMatchObject({ eventId: waiting.event.id, dependencyFailures: 0, firstFailedAt: null });
     expect(await failAgentTask(dataSource, first, { ...down, dependency: 'model' })).toBe(true);

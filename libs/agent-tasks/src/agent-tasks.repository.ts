@@ -1,4 +1,5 @@
 import { poolQuery } from '@app/db';
+import { LEASE_OWNER_LOCK_SPACE, liveLeaseOwners, TaskFailureDecision } from '@app/tasks';
 import { CloudEvent } from '@app/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 import { AgentTaskState } from './entities/agent-task.entity';
@@ -50,7 +51,7 @@ export async function enqueueAgentTask(
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')
      ON CONFLICT (event_id) DO UPDATE
         SET state = 'pending', attempts = 0, next_attempt_at = now(), claimed_at = NULL, lease_until = NULL,
-            claimed_by = NULL, first_failed_at = NULL, last_error_dependency = NULL, dependency_failures = 0,
+            lease_owner = NULL, claimed_by = NULL, first_failed_at = NULL, last_error_dependency = NULL, dependency_failures = 0,
             dead_lettered_at = NULL, replay_count = EXCLUDED.replay_count,
             source_topic = EXCLUDED.source_topic, source_partition = EXCLUDED.source_partition,
             source_offset = EXCLUDED.source_offset, updated_at = now()
@@ -80,12 +81,14 @@ export async function claimAgentTasks(
   db: DataSource,
   workerIds: string[],
   leaseMs: number,
+  owner: number | null = null,
 ): Promise<ClaimedAgentTask[]> {
   if (workerIds.length === 0) return [];
   return claimedTasks(
     await poolQuery(
       db,
-      claimStatement(`SELECT l.id, l.prior_state, l.prior_claimed_by, s.worker
+      claimStatement(
+        `SELECT l.id, l.prior_state, l.prior_claimed_by, s.worker
                         FROM (SELECT id, state AS prior_state, claimed_by AS prior_claimed_by,
                                      row_number() OVER (ORDER BY next_attempt_at, id) AS n
                                 FROM (SELECT id, state, claimed_by, next_attempt_at
@@ -94,8 +97,10 @@ export async function claimAgentTasks(
                                        ORDER BY next_attempt_at
                                        LIMIT cardinality($1::varchar[])
                                          FOR UPDATE SKIP LOCKED) locked) l
-                        JOIN unnest($1::varchar[]) WITH ORDINALITY AS s(worker, n) ON s.n = l.n`),
-      [workerIds, leaseMs],
+                        JOIN unnest($1::varchar[]) WITH ORDINALITY AS s(worker, n) ON s.n = l.n`,
+        3,
+      ),
+      [workerIds, leaseMs, owner],
     ),
   );
 }
@@ -105,8 +110,9 @@ export async function claimAgentTask(
   db: DataSource,
   workerId: string,
   leaseMs: number,
+  owner: number | null = null,
 ): Promise<ClaimedAgentTask | null> {
-  return (await claimAgentTasks(db, [workerId], leaseMs))[0] ?? null;
+  return (await claimAgentTasks(db, [workerId], leaseMs, owner))[0] ?? null;
 }
 
 /**
@@ -118,31 +124,36 @@ export async function claimAgentTaskPastCeiling(
   workerId: string,
   leaseMs: number,
   ceilingMs: number,
+  owner: number | null = null,
 ): Promise<ClaimedAgentTask | null> {
   const [task] = claimedTasks(
     await poolQuery(
       db,
-      claimStatement(`SELECT id, state AS prior_state, claimed_by AS prior_claimed_by, $1::varchar AS worker
+      claimStatement(
+        `SELECT id, state AS prior_state, claimed_by AS prior_claimed_by, $1::varchar AS worker
                         FROM agent_tasks
                        WHERE state = 'failed' AND last_error_dependency IS NOT NULL
                          AND first_failed_at <= now() - $3 * interval '1 millisecond' AND next_attempt_at <= now()
                        ORDER BY first_failed_at
                        LIMIT 1
-                         FOR UPDATE SKIP LOCKED`),
-      [workerId, leaseMs, ceilingMs],
+                         FOR UPDATE SKIP LOCKED`,
+        4,
+      ),
+      [workerId, leaseMs, ceilingMs, owner],
     ),
   );
   return task ?? null;
 }
 
 /**
- * The claim's update of the tasks that `due` selects and locks, each with its `worker` ($2 the lease). Prepared once
- * per connection (`poolQuery`): planning it costs about as much as running it.
+ * The claim's update of the tasks that `due` selects and locks, each with its `worker` ($2 the lease, `$owner` the
+ * lease owner's key). Prepared once per connection (`poolQuery`): planning it costs about as much as running it.
  */
-function claimStatement(due: string): string {
+function claimStatement(due: string, owner: number): string {
   return `UPDATE agent_tasks t
              SET state = 'claimed', claimed_at = now(), lease_until = now() + $2 * interval '1 millisecond',
                  next_attempt_at = now() + $2 * interval '1 millisecond', claimed_by = due.worker,
+                 lease_owner = $${owner}::int,
                  fencing_token = t.fencing_token + 1, attempts = t.attempts + 1, updated_at = now()
             FROM (${due}) due
            WHERE t.id = due.id
@@ -165,6 +176,22 @@ function claimedTasks(rows: Array<Record<string, any>>): ClaimedAgentTask[] {
   }));
 }
 
+/**
+ * Claimed tasks whose lease is still running but whose owner's session is gone (its process died, or lost its
+ * session) become due at once; returns how many. Their next claim counts the lease as run out.
+ */
+export async function expireAgentTaskLeasesOfGoneOwners(db: DataSource): Promise<number> {
+  const rows = await poolQuery(
+    db,
+    `UPDATE agent_tasks SET lease_until = now(), next_attempt_at = now(), updated_at = now()
+      WHERE state = 'claimed' AND lease_until > now() AND lease_owner IS NOT NULL
+        AND lease_owner NOT IN (${liveLeaseOwners(1)})
+     RETURNING id`,
+    [LEASE_OWNER_LOCK_SPACE],
+  );
+  return rows.length;
+}
+
 /** Extends the lease; false when the task is no longer ours (another claim raised the fencing token). */
 export async function renewAgentTaskLease(db: Db, task: TaskFence, leaseMs: number): Promise<boolean> {
   return affected(
@@ -180,7 +207,7 @@ export async function renewAgentTaskLease(db: Db, task: TaskFence, leaseMs: numb
 export async function completeAgentTask(db: DataSource, task: TaskFence, result: unknown): Promise<boolean> {
   const rows = await poolQuery(
     db,
-    `UPDATE agent_tasks SET state = 'done', result = $3, lease_until = NULL, next_attempt_at = 'infinity', updated_at = now()
+    `UPDATE agent_tasks SET state = 'done', result = $3, lease_until = NULL, lease_owner = NULL, next_attempt_at = 'infinity', updated_at = now()
       WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'
      RETURNING id`,
     [task.id, task.fencingToken, JSON.stringify(result)],
@@ -188,14 +215,12 @@ export async function completeAgentTask(db: DataSource, task: TaskFence, result:
   return rows.length > 0;
 }
 
-export interface TaskFailure {
-  /** `failed` (tried again after `retryInMs`) or `dead`. */
-  state: 'failed' | 'dead';
-  retryInMs: number;
-  errorClass: string;
-  message: string;
-  /** The dependency the attempt found down (`model`): the attempt does not spend the budget. */
-  dependency?: string;
+/** A failed attempt's verdict (decideTaskFailure): its dependency, when it found one down (`model`), spends no budget. */
+export type TaskFailure = TaskFailureDecision;
+
+/** The published state of a task after a failed attempt: `failed` will be tried again, `dead` was given up on. */
+export function stateAfter(failure: Pick<TaskFailure, 'verdict'>): Extract<AgentTaskState, 'failed' | 'dead'> {
+  return failure.verdict === 'retryable' ? 'failed' : 'dead';
 }
 
 /** Records a failed attempt, only if the fencing token still matches; false means a stale worker was turned away. */
@@ -203,7 +228,7 @@ export async function failAgentTask(db: Db, task: TaskFence, failure: TaskFailur
   return affected(
     await db.query(
       `UPDATE agent_tasks
-          SET state = $3::varchar, lease_until = NULL,
+          SET state = $3::varchar, lease_until = NULL, lease_owner = NULL,
               next_attempt_at = CASE WHEN $3::varchar = 'dead' THEN 'infinity' ELSE now() + $4 * interval '1 millisecond' END,
               last_error_class = $5, last_error = $6, last_error_dependency = $7::varchar,
               dependency_failures = dependency_failures + CASE WHEN $7::varchar IS NULL THEN 0 ELSE 1 END,
@@ -212,7 +237,7 @@ export async function failAgentTask(db: Db, task: TaskFence, failure: TaskFailur
       [
         task.id,
         task.fencingToken,
-        failure.state,
+        stateAfter(failure),
         failure.retryInMs,
         failure.errorClass,
         failure.message.slice(0, MAX_ERROR_LENGTH),
@@ -240,7 +265,7 @@ export async function releaseAgentTask(db: Db, task: TaskFence): Promise<boolean
   return affected(
     await db.query(
       `UPDATE agent_tasks SET state = 'pending', attempts = attempts - 1, next_attempt_at = now(), lease_until = NULL,
-              claimed_by = NULL, updated_at = now()
+              lease_owner = NULL, claimed_by = NULL, updated_at = now()
         WHERE id = $1 AND fencing_token = $2 AND state = 'claimed'`,
       [task.id, task.fencingToken],
     ),

@@ -1,7 +1,7 @@
 import { decideRetry, errorClassName, errorMessage, nextFailure, RetryPolicy } from '@app/consumer-runtime';
 
 export interface TaskRetrySettings {
-  /** Backoff, and the attempts an unknown error (or a lease that keeps running out) may use. */
+  /** The waits (a backoff, or a schedule) and the attempts an unknown error (or a lease that keeps running out) may use. */
   retry: RetryPolicy;
   /** A task failing on a down dependency is retried until this long after its first failure. */
   ceilingMs: number;
@@ -15,9 +15,15 @@ export interface TaskAttempts {
   firstFailedAt: Date | null;
 }
 
-/** A failed attempt's verdict: tried again after `retryInMs`, or given up on (`retry: false`, the task is dead). */
+/**
+ * A failed attempt's verdict, in one word for every kind of task (River's): `retryable`, tried again after
+ * `retryInMs`; `discarded`, given up on (dead-lettered). Each kind maps it to the state names its published contract
+ * fixes, at its repository and nowhere else (an agent task `failed` / `dead`, a delivery `pending` / `failed`).
+ */
+export type TaskVerdict = 'retryable' | 'discarded';
+
 export interface TaskFailureDecision {
-  retry: boolean;
+  verdict: TaskVerdict;
   retryInMs: number;
   errorClass: string;
   message: string;
@@ -27,9 +33,9 @@ export interface TaskFailureDecision {
 
 /**
  * What a failed attempt makes of its task, decided as the consumer runtime decides for a message (`decideRetry`):
- * a permanent error (a provider's 4xx) gives up at once; a down dependency is retried with a backoff, never sooner
+ * a permanent error (a provider's 4xx) is discarded at once; a down dependency is retried with a backoff, never sooner
  * than its `Retry-After`, until `ceilingMs` after the task's first failure, and does not spend the attempt budget;
- * anything else is retried until the task's other attempts reach `retry.maxAttempts`.
+ * anything else is retried, after the policy's wait, until the task's other attempts reach `retry.maxAttempts`.
  */
 export function decideTaskFailure(
   task: TaskAttempts,
@@ -51,7 +57,7 @@ export function decideTaskFailure(
     random,
   );
   return {
-    retry: decision.retry,
+    verdict: decision.retry ? 'retryable' : 'discarded',
     retryInMs: decision.retry ? decision.delayMs : 0,
     errorClass: errorClassName(error),
     message: errorMessage(error),

@@ -6,7 +6,7 @@ export * from './deliveries/delivery-log.repository';
 export * from './deliveries/delivery-status.repository';
 export * from './deliveries/delivery-trail.repository';
 export * from './deliveries/fan-out.repository';
-export * from './deliveries/lease-owners.repository';
+export * from './deliveries/gone-owners.repository';
 export * from './deliveries/outcomes.repository';
 export * from './dtos/delivery.dto';
 export * from './dtos/endpoint.dto';

@@ -66,4 +66,38 @@ describe('agent worker killed mid-call (kill -9)', () => {
     }
     expect(await survivor.exited).toEqual({ code: 0, signal: null });
   });
+
+  it("takes the task over as soon as its owner's session is gone, long before its lease ends", async () => {
+    // A minute's lease: only the lease owner's lock, gone with the killed process's session, lets the survivor take
+    // the task before the test's deadline.
+    const env = bed.processEnv({ ...agentProcessEnv(model, apiKey), AGENT_LEASE_MS: '60000' });
+    model.configure({ nextLatenciesMs: [60_000] });
+    const doomed = startConsumersProcess({ ...env, METRICS_PORT: '0' });
+    await doomed.waitForLog('consumers started');
+    const event = orderEvent('ord-crash-agent-owner', { data: { note: 'gift for my father' } });
+    await produce(bed.kafka, bed.topic, [event]);
+    await waitFor(taskIn(bed.dataSource, event.id, 'claimed'), { what: 'the task claimed' });
+    const [{ lease_owner: owner }] = await bed.dataSource.query(
+      `SELECT lease_owner FROM agent_tasks WHERE event_id = $1`,
+      [event.id],
+    );
+    expect(owner).toEqual(expect.any(Number));
+    doomed.signal('SIGKILL');
+    await doomed.exited;
+    const claimedAt = Date.now();
+
+    const survivor = startConsumersProcess({ ...env, METRICS_PORT: '0' });
+    try {
+      const done = await waitFor(taskIn(bed.dataSource, event.id, 'done'), {
+        what: 'the task done by the survivor',
+        timeoutMs: 40_000,
+      });
+      expect(Date.now() - claimedAt).toBeLessThan(60_000);
+      expect(done).toMatchObject({ attempts: 2, claimedBy: expect.stringContaining(`/${survivor.child.pid}/`) });
+      await survivor.waitForLog('tasks of a process that is gone: due again without waiting for their lease');
+    } finally {
+      survivor.signal('SIGTERM');
+    }
+    expect(await survivor.exited).toEqual({ code: 0, signal: null });
+  });
 });

@@ -1,7 +1,12 @@
-import { AGENT_DEAD_LETTER_BATCH, ClaimedAgentTask, agentDeadTasks } from '@app/agent-tasks';
+import {
+  AGENT_DEAD_LETTER_BATCH,
+  ClaimedAgentTask,
+  agentDeadTasks,
+  expireAgentTaskLeasesOfGoneOwners,
+} from '@app/agent-tasks';
 import { LOGGER } from '@app/logger';
 import { errorMessage } from '@app/consumer-runtime';
-import { TaskDeadLetters, TaskExecutor } from '@app/tasks';
+import { LeaseOwnerSession, TaskDeadLetters, TaskExecutor, watchGoneOwners } from '@app/tasks';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { Partitioners, Producer } from 'kafkajs';
@@ -26,7 +31,8 @@ interface AgentClaim {
 /**
  * The agent's tasks on the task executor: AGENT_WORKERS slots in this process, each working one task at a time,
  * claiming when a slot frees and every AGENT_POLL_INTERVAL_MS when idle, within what the model's breaker (shared by
- * the slots) lets them claim. Dead tasks go to `agent.dlt` as soon as one dies, and every AGENT_POLL_INTERVAL_MS
+ * the slots) lets them claim. Its leases are held as every task's are (LeaseOwnerSession): a process that dies leaves
+ * its tasks to the others at once. Dead tasks go to `agent.dlt` as soon as one dies, and every AGENT_POLL_INTERVAL_MS
  * those still to be dead-lettered (e.g. after a crash between `dead` and the broker's ack). Stopping hands the tasks
  * in hand back.
  */
@@ -36,6 +42,8 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
   private producer?: Producer;
   private breaker?: ModelBreaker;
   private deadLetterSweep?: { soon(): void; stop(): Promise<void> };
+  private session?: LeaseOwnerSession;
+  private stopWatching?: () => void;
 
   constructor(
     private readonly deps: ConsumerServiceDeps<AgentEnv>,
@@ -84,6 +92,7 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
       metrics: this.metrics,
       deadLetters: deadLetterSweep,
       logger: this.logger,
+      leaseOwner: () => this.session?.leaseOwner ?? null,
       settings: {
         leaseMs: config.AGENT_LEASE_MS,
         ceilingMs: config.CONSUMER_RETRY_CEILING_MS,
@@ -111,7 +120,24 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
           claim ? 'agent task attempt failed unexpectedly; its lease will run out' : 'could not claim agent tasks',
         ),
     });
-    this.executor.start();
+    const executor = this.executor;
+    this.session = new LeaseOwnerSession(
+      {
+        url: config.DATABASE_URL,
+        applicationName: 'hookrail-agent-workers',
+        group,
+        lost: () => executor.abandon(),
+      },
+      this.logger,
+    );
+    await this.session.start();
+    this.stopWatching = watchGoneOwners(
+      group,
+      () => expireAgentTaskLeasesOfGoneOwners(dataSource),
+      () => executor.wake(),
+      this.logger,
+    );
+    executor.start();
     this.logger.info(
       { group, workers: config.AGENT_WORKERS, leaseMs: config.AGENT_LEASE_MS, model: this.model.model },
       'agent workers running',
@@ -119,7 +145,11 @@ export class AgentWorkerPool implements OnApplicationBootstrap, OnApplicationShu
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopWatching?.();
     await this.executor?.stop();
+    // The session (this process's lease-owner lock) ends after the tasks in hand went back, so that no other process
+    // takes them over while they are still being handed back.
+    await this.session?.close();
     await this.deadLetterSweep?.stop();
     await this.breaker?.stop();
     await this.producer?.disconnect();

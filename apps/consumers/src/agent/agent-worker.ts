@@ -8,17 +8,17 @@ import {
   failAgentTask,
   releaseAgentTask,
   renewAgentTaskLease,
+  stateAfter,
 } from '@app/agent-tasks';
 import { dependencyOf, errorMessage, retryAfterOf } from '@app/consumer-runtime';
 import { CloudEvent, OrderFieldsV1 } from '@app/contracts';
-import { giveUpEvent, LeaseKeeper, TaskRetrySettings } from '@app/tasks';
+import { decideTaskFailure, giveUpEvent, LeaseKeeper, TaskRetrySettings } from '@app/tasks';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { AgentMetrics } from './agent.metrics';
 import { ClaimScope, ModelBreaker } from './model-breaker';
 import { ModelAnswer, ModelClient } from './model.client';
 import { readTriage, triagePrompt } from './order-triage.prompt';
-import { decideAgentTaskFailure } from './task-retry.policy';
 
 /** A task whose lease kept running out (its worker died every time) used up its attempts without an answer. */
 export class LeaseExpiredError extends Error {
@@ -39,13 +39,17 @@ export interface AgentWorkerDeps {
   deadLetters: { soon(): void };
   logger: Logger;
   settings: AgentWorkerSettings;
+  /** The key of this process's lease-owner session, which claims carry (null while it reconnects). */
+  leaseOwner(): number | null;
 }
 
 /**
- * Slow work never blocks a partition: the agent's kind of task, run by the task executor outside any Kafka partition. The claim
- * raises the fencing token; the lease is renewed while the model runs; the result is written only if the token is
- * still ours. A failure is `failed` with a backoff, or `dead` (`decideAgentTaskFailure`: at once when no retry can help,
- * after the last attempt, or for a down model after the retry ceiling), and then dead-lettered. Every call's outcome
+ * Slow work never blocks a partition: the agent's kind of task, run by the task executor outside any Kafka partition.
+ * The lease is held as every task's is (LeaseOwnerSession): the claim raises the fencing token and names this
+ * process's lease owner; the lease is renewed while the model runs; the result is written only if the token is still
+ * ours. A failure is `retryable` (the task `failed`, with a backoff) or `discarded` (the task `dead`, then
+ * dead-lettered): `decideTaskFailure`, the verdict of every kind of task, discards at once when no retry can help,
+ * after the last attempt, or for a down model after the retry ceiling. Every call's outcome
  * goes to the model's breaker, which decides what the slots may claim.
  */
 export class AgentWorker {
@@ -58,15 +62,19 @@ export class AgentWorker {
    */
   async claim(workerIds: string[]): Promise<Array<{ task: ClaimedAgentTask; scope: ClaimScope }>> {
     const { dataSource, settings, breaker } = this.deps;
+    const owner = this.deps.leaseOwner();
     if (!breaker.isOpen)
-      return (await claimAgentTasks(dataSource, workerIds, settings.leaseMs)).map((task) => ({ task, scope: 'any' }));
+      return (await claimAgentTasks(dataSource, workerIds, settings.leaseMs, owner)).map((task) => ({
+        task,
+        scope: 'any',
+      }));
     const claims: Array<{ task: ClaimedAgentTask; scope: ClaimScope }> = [];
     for (const workerId of workerIds) {
       const scope = breaker.claimScope();
       const task =
         scope === 'past-ceiling'
-          ? await claimAgentTaskPastCeiling(dataSource, workerId, settings.leaseMs, settings.ceilingMs)
-          : await claimAgentTask(dataSource, workerId, settings.leaseMs);
+          ? await claimAgentTaskPastCeiling(dataSource, workerId, settings.leaseMs, settings.ceilingMs, owner)
+          : await claimAgentTask(dataSource, workerId, settings.leaseMs, owner);
       if (!task) {
         if (scope === 'probe') breaker.probeUnused();
         break;
@@ -161,8 +169,8 @@ export class AgentWorker {
 
   private async fail(task: ClaimedAgentTask, error: unknown, log: Logger): Promise<void> {
     const { settings, metrics } = this.deps;
-    const failure = decideAgentTaskFailure(task, error, settings);
-    const dead = failure.state === 'dead';
+    const failure = decideTaskFailure(task, error, settings);
+    const dead = failure.verdict === 'discarded';
     if (!(await (dead ? this.markDead(task, failure) : failAgentTask(this.deps.dataSource, task, failure)))) {
       metrics.fenced.inc({ operation: 'fail' });
       log.warn(
@@ -171,7 +179,7 @@ export class AgentWorker {
       );
       return;
     }
-    metrics.attempts.inc({ outcome: failure.state });
+    metrics.attempts.inc({ outcome: stateAfter(failure) });
     log.warn(
       {
         errorClass: failure.errorClass,

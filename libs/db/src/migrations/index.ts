@@ -29,6 +29,7 @@ import { OperatorTokens1764670000001 } from './1764670000001-OperatorTokens';
 import { WebhookCustomers1764680000001 } from './1764680000001-WebhookCustomers';
 import { WebhookPayloadFilters1764680000002 } from './1764680000002-WebhookPayloadFilters';
 import { WebhookDeliveryProducerId1764690000001 } from './1764690000001-WebhookDeliveryProducerId';
+import { AgentTaskLeaseOwners1764700000001 } from './1764700000001-AgentTaskLeaseOwners';
 
 /** Every migration, oldest first. A new one is added here and in its own file. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   WebhookCustomers1764680000001,
   WebhookPayloadFilters1764680000002,
   WebhookDeliveryProducerId1764690000001,
+  AgentTaskLeaseOwners1764700000001,
 ];

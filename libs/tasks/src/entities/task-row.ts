@@ -4,9 +4,10 @@ import { Column } from 'typeorm';
  * The one shape of a durable task table, whatever its kind (`agent_tasks`, `webhook_deliveries`): what the task was
  * made from (the event, where it was consumed, the replay it came back with), its state, and what the claim works
  * with: attempts, when it is next due (`next_attempt_at`: now when waiting, the backoff's end after a failure, the
- * lease's end while held, `infinity` once final, so one ordered index serves every claim), the lease and its holder,
- * the fencing token every claim raises, the last error, and when its dead letter was acknowledged. A kind's entity
- * extends it with its own columns, its id (for its constraint's name), its state words and its indexes.
+ * lease's end while held, `infinity` once final, so one ordered index serves every claim), the lease (its end, its
+ * holder, the process that owns it: one lease model, LeaseOwnerSession), the fencing token every claim raises, the
+ * last error, and when its dead letter was acknowledged. A kind's entity extends it with its own columns, its id (for
+ * its constraint's name), its state words and its indexes.
  */
 export abstract class TaskRow<State extends string = string> {
   /** The CloudEvent's id: one task per event (per endpoint, for deliveries). */
@@ -45,6 +46,13 @@ export abstract class TaskRow<State extends string = string> {
 
   @Column('varchar', { name: 'claimed_by', length: 200, nullable: true })
   claimedBy: string | null;
+
+  /**
+   * The claiming process's lease-owner key (the backend pid of its LeaseOwnerSession, which holds an advisory lock on
+   * it): once that session is gone, another process takes the task over without waiting for `lease_until`.
+   */
+  @Column('integer', { name: 'lease_owner', nullable: true })
+  leaseOwner: number | null;
 
   /** Raised by every claim; a worker writes only while the row still carries the token its claim returned. */
   @Column('bigint', { name: 'fencing_token', default: 0 })

@@ -1,5 +1,5 @@
 import { preparedQuery } from '@app/db';
-import { giveUpEvent } from '@app/tasks';
+import { giveUpEvent, TaskVerdict } from '@app/tasks';
 import { disableEndpoints } from '../endpoints/webhook-endpoints.repository';
 import { EntityManager } from 'typeorm';
 
@@ -7,7 +7,11 @@ import { EntityManager } from 'typeorm';
  * What one attempt came to. `retry`: failed, tried again after `retryInMs`; `final`: failed and it was the last
  * attempt; `gone`: the endpoint answered 410 and is disabled at once.
  */
-export type AttemptResult = 'delivered' | 'retry' | 'final' | 'gone';
+/**
+ * What an attempt made of its delivery: `delivered`; `gone` (410, the endpoint disabled); or a failed attempt's verdict
+ * as for every kind of task, `retryable` or `discarded` (the published state `failed`, mapped here and only here).
+ */
+export type AttemptResult = 'delivered' | TaskVerdict | 'gone';
 
 export interface AttemptOutcome {
   deliveryId: string;
@@ -95,16 +99,16 @@ export async function recordOutcomes(
           SET state = CASE WHEN d.replay_requested THEN 'pending'
                            WHEN u.result = 'delivered' THEN 'delivered'
                            WHEN e.state = 'disabled' THEN 'pending'
-                           WHEN u.result = 'final' THEN 'failed'
+                           WHEN u.result = 'discarded' THEN 'failed'
                            ELSE 'pending' END,
               attempts = CASE WHEN d.replay_requested THEN 0 ELSE d.attempts END,
               next_attempt_at = CASE WHEN d.replay_requested THEN now()
                                      WHEN u.result = 'delivered' THEN 'infinity'::timestamptz
                                      WHEN e.state = 'disabled' THEN now()
-                                     WHEN u.result = 'final' THEN 'infinity'::timestamptz
+                                     WHEN u.result = 'discarded' THEN 'infinity'::timestamptz
                                      ELSE now() + u.retry_in_ms * interval '1 millisecond' END,
               delivered_at = CASE WHEN u.result = 'delivered' AND NOT d.replay_requested THEN now() END,
-              failed_at = CASE WHEN u.result = 'final' AND e.state <> 'disabled' AND NOT d.replay_requested THEN now() END,
+              failed_at = CASE WHEN u.result = 'discarded' AND e.state <> 'disabled' AND NOT d.replay_requested THEN now() END,
               replay_requested = false, lease_until = NULL, lease_owner = NULL, last_status = u.status,
               last_error = u.error, updated_at = now()
          FROM unnest($1::bigint[], $2::bigint[], $3::varchar[], $4::int[], $5::int[], $6::text[])

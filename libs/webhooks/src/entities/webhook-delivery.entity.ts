@@ -70,13 +70,6 @@ export class WebhookDeliveryEntity extends TaskRow<DeliveryState> {
   @Column('varchar', { length: 55, nullable: true })
   traceparent: string | null;
 
-  /**
-   * The claiming process's lease-owner key (the backend pid of its session that holds an advisory lock on it): once
-   * that session is gone, another process takes the delivery over without waiting for `lease_until`.
-   */
-  @Column('integer', { name: 'lease_owner', nullable: true })
-  leaseOwner: number | null;
-
   @Column('timestamptz', { name: 'last_attempt_at', nullable: true })
   lastAttemptAt: Date | null;
 

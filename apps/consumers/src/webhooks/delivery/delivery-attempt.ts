@@ -1,4 +1,5 @@
 import { GuardedHttpClient, PostFailedError, PostLimits, SsrfGuard, UrlRefusedError } from '@app/ssrf-guard';
+import { decideTaskFailure } from '@app/tasks';
 import { AttemptOutcome, AttemptResult, ClaimedDelivery } from '@app/webhooks';
 import { postSpan } from './delivery-span';
 import { RetrySchedule } from './retry-schedule';
@@ -22,7 +23,7 @@ export interface DeliveryAttemptDeps {
  * One attempt of a claimed delivery: the URL checked again by the SSRF guard (its address pinned for the
  * connection), the body signed with every active secret, one POST with timeouts and a response cap, no redirect
  * followed. 2xx delivers; 410 disables the endpoint; anything else, a timeout or a refused URL is a failed attempt,
- * tried again on the schedule until the last. Undefined when the attempt was stopped by a shutdown (the caller hands
+ * retryable on the schedule until the last (`decideTaskFailure`), then discarded. Undefined when the attempt was stopped by a shutdown (the caller hands
  * the delivery back).
  */
 export class DeliveryAttempt {
@@ -32,8 +33,12 @@ export class DeliveryAttempt {
     const startedAt = new Date();
     const began = performance.now();
     const outcome = (result: Omit<Partial<AttemptOutcome>, 'result'> & { result?: AttemptResult }): AttemptOutcome => {
-      const failed = result.result === undefined;
-      const next = this.deps.schedule.nextDelayMs(delivery.attempts);
+      // A failed attempt's verdict, as for every kind of task: retryable after the schedule's next wait, or discarded.
+      const failure = decideTaskFailure(
+        { attempts: delivery.attempts, dependencyFailures: 0, firstFailedAt: null },
+        new Error(result.error ?? 'failed'),
+        { retry: this.deps.schedule.policy, ceilingMs: 0 },
+      );
       return {
         deliveryId: delivery.id,
         endpointId: delivery.endpointId,
@@ -47,14 +52,14 @@ export class DeliveryAttempt {
         error: null,
         worker: this.deps.worker,
         ...result,
-        result: result.result ?? (failed && next !== undefined ? 'retry' : 'final'),
-        retryInMs: result.result === 'delivered' ? null : (next ?? 0),
+        result: result.result ?? failure.verdict,
+        retryInMs: result.result === 'delivered' ? null : failure.retryInMs,
       };
     };
 
     // A delivery whose workers kept dying mid-attempt (each death shows in its log) stops after twice the schedule.
     if (delivery.attempts > 2 * this.deps.schedule.attempts)
-      return outcome({ result: 'final', error: 'the lease ran out on every attempt; no worker finished one' });
+      return outcome({ result: 'discarded', error: 'the lease ran out on every attempt; no worker finished one' });
     if (delivery.secrets.length === 0) return outcome({ error: 'the endpoint has no active signing secret' });
 
     let target;

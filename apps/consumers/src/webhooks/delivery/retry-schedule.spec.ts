@@ -1,3 +1,5 @@
+import { backoffDelay } from '@app/consumer-runtime';
+import { decideTaskFailure } from '@app/tasks';
 import { parseDuration, RetrySchedule } from './retry-schedule';
 
 describe('RetrySchedule', () => {
@@ -18,17 +20,24 @@ describe('RetrySchedule', () => {
     const schedule = RetrySchedule.parse(RetrySchedule.DEFAULT, 0);
     expect(schedule.attempts).toBe(8);
     expect(schedule.firstDelayMs).toBe(0);
-    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => schedule.nextDelayMs(attempt))).toEqual([
-      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
-    ]);
-    expect(schedule.nextDelayMs(8)).toBeUndefined();
+    const after = (attempts: number) =>
+      decideTaskFailure({ attempts, dependencyFailures: 0, firstFailedAt: null }, new Error('HTTP 500'), {
+        retry: schedule.policy,
+        ceilingMs: 0,
+      });
+    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => after(attempt))).toEqual(
+      [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000].map((retryInMs) =>
+        expect.objectContaining({ verdict: 'retryable', retryInMs }),
+      ),
+    );
+    expect(after(8)).toMatchObject({ verdict: 'discarded' });
   });
 
   it('moves each wait by up to the jitter fraction, either way', () => {
     const schedule = RetrySchedule.parse('0,10s', 0.2);
-    expect(schedule.nextDelayMs(1, () => 0)).toBe(8_000);
-    expect(schedule.nextDelayMs(1, () => 0.5)).toBe(10_000);
-    expect(schedule.nextDelayMs(1, () => 0.999999)).toBe(12_000);
+    expect(backoffDelay(1, schedule.policy, () => 0)).toBe(8_000);
+    expect(backoffDelay(1, schedule.policy, () => 0.5)).toBe(10_000);
+    expect(backoffDelay(1, schedule.policy, () => 0.999999)).toBe(12_000);
   });
 
   it('names a malformed step', () => {

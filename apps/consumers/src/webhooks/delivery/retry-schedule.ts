@@ -1,3 +1,5 @@
+import { RetryPolicy } from '@app/consumer-runtime';
+
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** `0`, `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds; undefined when malformed. */
@@ -12,7 +14,8 @@ export function parseDuration(text: string): number | undefined {
 /**
  * When each attempt of a delivery happens: entry i is the wait before attempt i + 1, counted from the failure of the
  * attempt before (entry 0 from the event's arrival). Its length is the number of attempts.
- * The default is Svix's: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.
+ * The default is Svix's: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. It is read from the configuration
+ * into the one retry policy of every kind of task (`policy`), whose verdict (`decideTaskFailure`) deliveries share.
  */
 export class RetrySchedule {
   private constructor(
@@ -44,13 +47,9 @@ export class RetrySchedule {
     return this.delaysMs[0];
   }
 
-  /**
-   * After attempt `attempt` (1 for the first) failed: the wait before the next one, with jitter; undefined when it
-   * was the last.
-   */
-  nextDelayMs(attempt: number, random: () => number = Math.random): number | undefined {
-    const base = this.delaysMs[attempt];
-    if (base === undefined) return undefined;
-    return Math.max(0, Math.round(base * (1 + this.jitter * (2 * random() - 1))));
+  /** The schedule as a retry policy: its waits, and its length as the attempt budget (no backoff). */
+  get policy(): RetryPolicy {
+    const { delaysMs, jitter } = this;
+    return { maxAttempts: delaysMs.length, baseDelayMs: 0, maxDelayMs: 0, schedule: { delaysMs, jitter } };
   }
 }

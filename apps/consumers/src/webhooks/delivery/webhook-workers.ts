@@ -4,7 +4,7 @@ import { scheduleJob } from '@app/jobs';
 import { LOGGER } from '@app/logger';
 import { OutboxNotifier } from '@app/outbox';
 import { GuardedHttpClient, SsrfGuard } from '@app/ssrf-guard';
-import { TaskDeadLetters } from '@app/tasks';
+import { LeaseOwnerSession, TaskDeadLetters, watchGoneOwners } from '@app/tasks';
 import {
   AttemptOutcome,
   WEBHOOK_DEAD_LETTER_BATCH,
@@ -30,12 +30,11 @@ import { DeliveryDispatcher } from './delivery-dispatcher';
 import { parseDuration, RetrySchedule } from './retry-schedule';
 import { CompletionWriter } from './completion-writer';
 import { WebhookSigner } from './webhook-signer';
-import { DELIVERIES_CHANNEL, WorkersSession } from './workers-session';
 import { WebhookDeliveryEnv } from '../config/webhook-delivery.env';
 
 const DEAD_LETTER_SWEEP_MS = 5_000;
-/** How often a process looks for deliveries whose lease owner's session is gone. */
-const GONE_OWNERS_CHECK_MS = 1_000;
+/** The channel that tells delivery workers in every process that new deliveries were committed. */
+const DELIVERIES_CHANNEL = 'hookrail_webhook_deliveries';
 
 /**
  * Everything of the `webhooks` group besides its Kafka consumer: the wake-up after its commits (in this process and,
@@ -132,7 +131,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       worker: workerId,
       observe: (endpoint, seconds) => metrics.seconds.observe({ endpoint }, seconds),
     });
-    let session: WorkersSession | undefined;
+    let session: LeaseOwnerSession | undefined;
     const dispatcher = (running = new DeliveryDispatcher({
       claim: (request) => claimDeliveries(workersDb, request),
       attempt: (delivery, signal) => attempt.run(delivery, signal),
@@ -155,19 +154,24 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
         pollIntervalMs: config.OUTBOUND_WEBHOOKS_POLL_INTERVAL_MS,
       },
     }));
-    session = new WorkersSession(
-      config.DATABASE_URL,
+    session = new LeaseOwnerSession(
       {
+        url: config.DATABASE_URL,
+        applicationName: 'hookrail-webhook-listener',
+        group,
+        channel: DELIVERIES_CHANNEL,
         notified: () => dispatcher.wake(),
-        lost: () => {
-          this.logger.warn({ group }, 'webhook workers session lost: the attempts in hand stop; others may take them');
-          dispatcher.abandon();
-        },
+        lost: () => dispatcher.abandon(),
       },
       this.logger,
     );
     await session.start();
-    const goneOwners = setInterval(() => void this.takeOverGoneOwners(workersDb, dispatcher), GONE_OWNERS_CHECK_MS);
+    const stopWatching = watchGoneOwners(
+      group,
+      () => expireLeasesOfGoneOwners(workersDb),
+      () => dispatcher.wake(),
+      this.logger,
+    );
     const retention = scheduleJob(
       WEBHOOK_DELIVERIES_RETENTION_JOB,
       config.OUTBOUND_WEBHOOKS_RETENTION_INTERVAL_MS,
@@ -185,7 +189,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
     // The session (this process's lease-owner lock) ends after the deliveries in hand went back, so that no other
     // process takes them over while they are still being handed back.
     this.closers.unshift(
-      () => clearInterval(goneOwners),
+      stopWatching,
       () => deadLetterSweep.stop(),
       () => retention.stop(),
       () => dispatcher.stop(),
@@ -205,24 +209,6 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       'webhook delivery workers running',
     );
     return dispatcher;
-  }
-
-  /** Deliveries whose lease owner's session is gone are due now: this process's workers take them over. */
-  private async takeOverGoneOwners(workersDb: DataSource, dispatcher: DeliveryDispatcher): Promise<void> {
-    try {
-      const expired = await expireLeasesOfGoneOwners(workersDb);
-      if (expired === 0) return;
-      this.logger.warn(
-        { group: this.deps.group, deliveries: expired },
-        'webhook deliveries of a process that is gone: due again without waiting for their lease',
-      );
-      dispatcher.wake();
-    } catch (error) {
-      this.logger.warn(
-        { group: this.deps.group, err: errorMessage(error) },
-        'could not look for deliveries of gone processes',
-      );
-    }
   }
 
   private async record(
