@@ -39,7 +39,7 @@ export class AgentEnv {
 
   /**
    * An agent task's claim is good for this long and renewed every third of it while the model call runs; then any
-   * worker may take the task.
+   * worker may take the task (at once if its process is gone).
    */
   @Type(() => Number)
   @IsInt()
