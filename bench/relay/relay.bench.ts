@@ -158,7 +158,7 @@ async function steadyState(
 async function offer(dataSource: DataSource, topic: string, total: number): Promise<number> {
   const started = Date.now();
   const inFlight = new Set<Promise<void>>();
-  const notifier = new OutboxNotifier(() => notifyOutbox(dataSource));
+  const notifier = new OutboxNotifier((lanes) => notifyOutbox(dataSource, lanes));
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / RATE;
     if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));

@@ -23,7 +23,7 @@ describe('an accepted event wakes the relays', () => {
     await ingress.close();
   });
 
-  it('with a NOTIFY sent after the commit: the outbox row is there when it arrives; a duplicate sends none', async () => {
+  it('with a NOTIFY naming its lane, sent after the commit: the outbox row is there when it arrives; a duplicate sends none', async () => {
     const payload = JSON.stringify({
       type: 'shop.order.placed.v1',
       timestamp: new Date().toISOString(),
@@ -51,6 +51,8 @@ describe('an accepted event wakes the relays', () => {
     // Notifications arrive in commit order; the explicit one below would trail one sent for the duplicate.
     await ingress.query(`SELECT pg_notify($1, 'marker')`, [OUTBOX_CHANNEL]);
     await waitFor(() => payloads.includes('marker'), { what: 'the marker notification' });
-    expect(payloads).toEqual(['', 'marker']);
+    // The NOTIFY names the lane of the event's outbox row: only the relay loop that owns it wakes.
+    const [{ lane }] = await ingress.query<{ lane: number }>(`SELECT lane FROM outbox`);
+    expect(payloads).toEqual([String(lane), 'marker']);
   });
 });

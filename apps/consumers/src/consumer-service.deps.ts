@@ -1,5 +1,5 @@
-import { ConsumerMetrics } from '@app/consumer-runtime';
-import { OutboxNotifier } from '@app/outbox';
+import { ConsumerMetrics, WrittenRows } from '@app/consumer-runtime';
+import { OutboxNotifier, writeOutboxRows } from '@app/outbox';
 import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { ConsumersEnv } from './config/consumers.env';
@@ -10,7 +10,7 @@ import { ConsumersEnv } from './config/consumers.env';
  * `E` is the group's own configuration class (`env` in its definition): `config` holds the shared variables and its.
  */
 export class ConsumerServiceDeps<E extends object = object> {
-  private readonly commitHooks: Array<() => void> = [];
+  private readonly commitHooks: Array<(written: WrittenRows) => void> = [];
 
   constructor(
     readonly group: string,
@@ -35,12 +35,17 @@ export class ConsumerServiceDeps<E extends object = object> {
    * Runs `hook` after every database commit of this group's handler transactions, before the offset commit: a
    * service whose handlers write outbox rows wakes the relays here (`outboxNotifier.committed()`).
    */
-  afterCommit(hook: () => void): void {
+  afterCommit(hook: (written: WrittenRows) => void): void {
     this.commitHooks.push(hook);
   }
 
-  /** Called by the runtime after each database commit of the group. */
-  committed(): void {
-    for (const hook of this.commitHooks) hook();
+  /** Called by the runtime after each database commit of the group, with what its handlers wrote. */
+  committed(written: WrittenRows): void {
+    for (const hook of this.commitHooks) hook(written);
   }
+}
+
+/** The lanes of the outbox rows a committed transaction's handlers wrote (`ctx.write(writeOutboxRows, …)`). */
+export function outboxLanesOf(written: WrittenRows): Set<number> {
+  return new Set(written.rowsOf(writeOutboxRows).map((row) => row.lane));
 }

@@ -121,7 +121,7 @@ export async function startConsumers(
   // One per process: services whose handlers write outbox rows (the saga's coordinator and participants) wake the
   // relays after their commits.
   const outboxNotifier = new OutboxNotifier(
-    () => notifyOutbox(dataSource),
+    (lanes) => notifyOutbox(dataSource, lanes),
     (error) => logger.warn({ err: errorMessage(error) }, 'could not notify the relays; they poll'),
   );
 
@@ -196,8 +196,8 @@ export async function startConsumers(
         probeIntervalMs: config.CONSUMER_BREAKER_PROBE_MS,
         maxProbeIntervalMs: config.CONSUMER_BREAKER_PROBE_MAX_MS,
       },
-      afterDbCommit: () => {
-        deps.committed();
+      afterDbCommit: (written) => {
+        deps.committed(written);
         afterDbCommit?.();
       },
     });

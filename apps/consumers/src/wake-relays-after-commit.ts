@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { ConsumerServiceDeps } from './consumer-service.deps';
+import { ConsumerServiceDeps, outboxLanesOf } from './consumer-service.deps';
 
 /**
  * For a service whose handlers write outbox rows (the saga's participants reply through it): wakes the relays after
- * each of the group's commits, so that a reply is published at once rather than at the relays' next poll.
+ * each of the group's commits that wrote outbox rows, naming their lanes, so that a reply is published at once rather
+ * than at the relays' next poll.
  */
 @Injectable()
 export class WakeRelaysAfterCommit {
   constructor(deps: ConsumerServiceDeps) {
-    deps.afterCommit(() => deps.outboxNotifier.committed());
+    deps.afterCommit((written) => deps.outboxNotifier.committed(outboxLanesOf(written)));
   }
 }

@@ -1,3 +1,4 @@
+import { WrittenRows } from './pending-writes';
 import { dltTopic as defaultDltTopic, replayTopic as defaultReplayTopic } from '@app/contracts';
 import { Consumer, EachBatchPayload, Kafka, Partitioners, Producer } from 'kafkajs';
 import { Logger } from 'pino';
@@ -76,7 +77,7 @@ export interface ConsumerRuntimeOptions {
   /** Offset commits of the group go out at most this often, all partitions in one request (default 50 ms). */
   commitIntervalMs?: number;
   /** Called after each database commit, before the offset commit: the crash tests kill the process here. */
-  afterDbCommit?: () => void;
+  afterDbCommit?: (written: WrittenRows) => void;
 }
 
 /** What both modes of a group are built from. */

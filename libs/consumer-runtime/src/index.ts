@@ -17,3 +17,4 @@ export * from './steps/dead-letter.producer';
 export * from './steps/parse-and-validate.middleware';
 export * from './steps/retry.middleware';
 export * from './lag/consumer-lag.metrics';
+export * from './pending-writes';

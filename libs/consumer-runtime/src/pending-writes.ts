@@ -1,8 +1,14 @@
 import { EntityManager } from 'typeorm';
 import { BatchWriter } from './handler';
 
+/** What a committed transaction's handlers wrote, for hooks after the commit (which outbox lanes to wake). */
+export interface WrittenRows {
+  /** The rows this writer wrote, in the order they were queued (none if it wrote none). */
+  rowsOf<T>(writer: BatchWriter<T>): readonly T[];
+}
+
 /** The rows handlers queued in one transaction, per writer, in the order they were queued. */
-export class PendingWrites {
+export class PendingWrites implements WrittenRows {
   private readonly rows = new Map<BatchWriter<unknown>, unknown[]>();
 
   add<T>(writer: BatchWriter<T>, row: T): void {
@@ -16,9 +22,15 @@ export class PendingWrites {
     for (const [writer, rows] of other.rows) for (const row of rows) this.add(writer, row);
   }
 
-  /** Runs each writer once with its rows; called inside the transaction, right before it commits. */
+  rowsOf<T>(writer: BatchWriter<T>): readonly T[] {
+    return (this.rows.get(writer as BatchWriter<unknown>) ?? []) as T[];
+  }
+
+  /**
+   * Runs each writer once with its rows; called inside the transaction, right before it commits (once: the rows stay,
+   * for `rowsOf` after the commit).
+   */
   async flush(manager: EntityManager): Promise<void> {
     for (const [writer, rows] of this.rows) await writer(manager, rows);
-    this.rows.clear();
   }
 }

@@ -1,3 +1,4 @@
+import { WrittenRows } from './pending-writes';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { ConsumerMetrics } from './consumer-metrics';
@@ -36,7 +37,7 @@ export interface PipelineDeps extends WalkDeps {
   /** Per-key order through failures (`keyOrder: 'park'`); absent, no key is ever parked. */
   parking?: KeyParking;
   /** Runs after every database commit and before the offset commit (fault injection in crash tests). */
-  afterDbCommit?: () => void;
+  afterDbCommit?: (written: WrittenRows) => void;
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { Logger } from 'pino';
 import { EntityManager } from 'typeorm';
-import { ConsumerServiceDeps } from '../consumer-service.deps';
+import { ConsumerServiceDeps, outboxLanesOf } from '../consumer-service.deps';
 import { FULFILMENT_CANCELLATION_TYPES, ORDER_FULFILMENT, orderFulfilmentSaga } from './order-fulfilment.saga';
 import { FulfilmentEnv } from './fulfilment.env';
 
@@ -63,8 +63,8 @@ export class FulfilmentSaga {
     });
     this.coordinator = new SagaCoordinator([saga], logger);
     this.metrics = new SagaMetrics(metrics.registry, dataSource, [ORDER_FULFILMENT]);
-    deps.afterCommit(() => {
-      deps.outboxNotifier.committed();
+    deps.afterCommit((written) => {
+      deps.outboxNotifier.committed(outboxLanesOf(written));
       this.transitionsCommitted(this.uncommittedTransitions);
       this.uncommittedTransitions = 0;
     });

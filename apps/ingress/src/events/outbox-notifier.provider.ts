@@ -10,7 +10,7 @@ export const outboxNotifierProvider: FactoryProvider<OutboxNotifier> = {
   inject: [Database, LOGGER],
   useFactory: (database: Database, logger: Logger) =>
     new OutboxNotifier(
-      async () => notifyOutbox(await database.connection()),
+      async (lanes) => notifyOutbox(await database.connection(), lanes),
       (error) =>
         logger.warn(
           { err: errorMessage(error) },

@@ -1,5 +1,5 @@
 import { clientRows } from '@app/db';
-import { OUTBOX_CHANNEL, OUTBOX_LANES, OutboxRepository } from '@app/outbox';
+import { notificationConcerns, OUTBOX_CHANNEL, OUTBOX_LANES, OutboxRepository } from '@app/outbox';
 import { Client } from 'pg';
 import { planLanes } from './lane-plan';
 import { LaneLockRepository } from './lane-lock.repository';
@@ -14,8 +14,8 @@ export interface LaneChange {
 }
 
 /**
- * A relay's one dedicated Postgres connection. It holds the member lock and the lane locks, LISTENs for the outbox
- * trigger, and runs every claim-publish-mark transaction, so that the locks and the work can only die together:
+ * A relay's one dedicated Postgres connection. It holds the member lock and the lane locks, LISTENs for the writers'
+ * NOTIFY (woken only by one that names a lane it owns, or every lane), and runs every claim-publish-mark transaction, so that the locks and the work can only die together:
  * a relay that lost its connection lost its lanes and its open transaction at the same moment.
  */
 export class LaneSession {
@@ -32,7 +32,11 @@ export class LaneSession {
     const rows = clientRows(client);
     this.outbox = new OutboxRepository(rows);
     this.locks = new LaneLockRepository(rows);
-    client.on('notification', onNotification);
+    // A NOTIFY naming only lanes another loop owns has nothing for this one: it sleeps on (its poll covers a lane
+    // acquired since).
+    client.on('notification', ({ payload }) => {
+      if (notificationConcerns(payload, this.owned)) onNotification();
+    });
     client.on('error', (error) => (this.broken ??= error));
     client.on('end', () => (this.broken ??= new Error('lane connection ended')));
   }

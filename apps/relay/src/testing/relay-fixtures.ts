@@ -59,7 +59,7 @@ export async function insertEvents(
   events: CloudEvent[],
   { perTransaction = 100, writers = 4 } = {},
 ): Promise<void> {
-  const notifier = new OutboxNotifier(() => notifyOutbox(dataSource));
+  const notifier = new OutboxNotifier((lanes) => notifyOutbox(dataSource, lanes));
   const shares: CloudEvent[][] = Array.from({ length: writers }, () => []);
   for (const event of events) shares[laneOf(event.subject ?? event.id) % writers].push(event);
   await Promise.all(

@@ -2,7 +2,7 @@ import { ClaimedParkedEvent } from '@app/dead-letters';
 import { DataSource } from 'typeorm';
 import { KeyParking } from '../parking/key-parking';
 import { ParkingDecisions } from '../parking/parking-decisions';
-import { PendingWrites } from '../pending-writes';
+import { PendingWrites, WrittenRows } from '../pending-writes';
 import { ProcessedEventClaims } from '../processed-events.repository';
 import { HandledMessage, ParsedMessage } from './message';
 import { lockParkedKeys, parkingCommitted } from './park.middleware';
@@ -12,8 +12,8 @@ export interface TransactionDeps {
   group: string;
   dataSource: DataSource;
   parking?: KeyParking;
-  /** Runs after every database commit and before the offset commit (fault injection in crash tests). */
-  afterDbCommit?: () => void;
+  /** Runs after every database commit and before the offset commit, with what its handlers wrote. */
+  afterDbCommit?: (written: WrittenRows) => void;
 }
 
 /**
@@ -29,6 +29,7 @@ export async function inTransaction<R>(
   const { dataSource, group, parking } = deps;
   let decisions: ParkingDecisions | undefined;
   let replays: ClaimedParkedEvent[] = [];
+  const pending = new PendingWrites();
   const result = await dataSource.transaction(async (manager) => {
     const events = items.map((item) => item.event);
     const claims = await ProcessedEventClaims.claim(
@@ -37,7 +38,7 @@ export async function inTransaction<R>(
       events.map((event) => event.id),
     );
     decisions = await lockParkedKeys(parking, manager, items);
-    const tx: HandleTransaction = { manager, events, pending: new PendingWrites(), claims, parking: decisions };
+    const tx: HandleTransaction = { manager, events, pending, claims, parking: decisions };
     const result = await body(tx);
     await tx.pending.flush(manager);
     replays = (await decisions?.finish(manager)) ?? [];
@@ -45,7 +46,7 @@ export async function inTransaction<R>(
     await claims.releaseUnused(manager);
     return result;
   });
-  deps.afterDbCommit?.();
+  deps.afterDbCommit?.(pending);
   await parkingCommitted(parking, decisions, replays);
   return result;
 }

@@ -55,7 +55,7 @@ export class SagaTestBed {
     readonly shipping: DevShippingProvider,
   ) {
     this.namespace = `${uniqueName(name)}.`;
-    this.notifier = new OutboxNotifier(() => notifyOutbox(dataSource));
+    this.notifier = new OutboxNotifier((lanes) => notifyOutbox(dataSource, lanes));
   }
 
   static async start(name: string): Promise<SagaTestBed> {

@@ -85,6 +85,7 @@ export class RecordEventUseCase {
       subject: command.subject === undefined ? command.aggregateId : (command.subject ?? undefined),
       data: command.data,
     };
+    const outboxRow = toOutboxRow(command.topic, event);
     const inserted = await this.writer.write(
       {
         id,
@@ -97,10 +98,10 @@ export class RecordEventUseCase {
         scheme: command.scheme,
         headers: command.headers,
       },
-      toOutboxRow(command.topic, event),
+      outboxRow,
     );
     if (inserted) {
-      this.outboxNotifier.committed();
+      this.outboxNotifier.committed([outboxRow.lane]);
       return { id, duplicate: false };
     }
     // The unique constraint said: delivered before. Its payload hash tells a redelivery from a reused id.
