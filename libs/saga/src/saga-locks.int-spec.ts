@@ -1,14 +1,14 @@
 import { connect } from '@app/db';
 import { createLogger } from '@app/logger';
 import { CloudEvent } from '@app/contracts';
-import { createTestDatabase, TestDatabase } from '@app/testing';
+import { createTestDatabase, preparedPlan, tableReads, TestDatabase } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { SagaCoordinator, SagaReplyEvent, SagaTransaction } from './saga-coordinator';
 import { defineSaga, SagaCommand } from './saga-definition';
 import { SagaLocks } from './saga-locks';
 import { sagaTransaction } from './saga-transaction';
-import { SagaRowMove, SagasRepository } from './sagas.repository';
+import { lockManyStatement, SagaRowMove, SagasRepository } from './sagas.repository';
 
 const command = (name: string, verb = 'do'): SagaCommand<unknown> => ({
   topic: `${name}.commands`,
@@ -170,5 +170,28 @@ describe('a consumer transaction moving many sagas: one lock statement, moves qu
       });
     await expect(stale()).rejects.toThrow(`saga ${id} is no longer at version 7`);
     expect(await SagasRepository.lock(dataSource.manager, id)).toMatchObject({ version: 1, step: 0 });
+  });
+
+  it('finds the sagas it locks by index, reading no saga it does not lock, among 20,000 (custom and generic plans)', async () => {
+    await dataSource.query(
+      `INSERT INTO sagas (id, type, correlation_id, start_event_id, state, step, step_name, attempts, version, data)
+       SELECT gen_random_uuid(), 'plan', 'ord-' || n, 'evt-' || n, 'running', 0, 'reserve', 0, 1, '{}'
+         FROM generate_series(1, 20000) AS n`,
+    );
+    await dataSource.query('ANALYZE sagas');
+    const ids: string[] = (
+      await dataSource.query(`SELECT id FROM sagas WHERE type = 'plan' AND correlation_id IN ('ord-1', 'ord-2')`)
+    ).map((row: { id: string }) => row.id);
+    const correlations = ['ord-3', 'ord-4', 'ord-5'].map((correlationId) => ({ type: 'plan', correlationId }));
+    const statement = { ...lockManyStatement(ids, correlations), types: 'uuid[], varchar[], varchar[]' };
+
+    for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
+      const reads = tableReads(await preparedPlan(dataSource, statement, mode), 'sagas');
+      expect(reads.filter((read) => read.node === 'Seq Scan')).toEqual([]);
+      // Each saga locked is read at most twice: found by its correlation, then by its id; a scan read 20,000.
+      expect(reads.reduce((sum, read) => sum + read.rows, 0)).toBeLessThanOrEqual(2 * 5);
+    }
+    const locked = await dataSource.transaction((manager) => SagasRepository.lockMany(manager, ids, correlations));
+    expect(locked.map((saga) => saga.correlationId).sort()).toEqual(['ord-1', 'ord-2', 'ord-3', 'ord-4', 'ord-5']);
   });
 });

@@ -163,15 +163,8 @@ export const SagasRepository = {
    * order, so that two transactions locking overlapping sets cannot deadlock.
    */
   async lockMany(manager: EntityManager, ids: string[], correlations: SagaCorrelation[] = []): Promise<SagaRow[]> {
-    const rows = await preparedQuery<RawSaga>(
-      manager,
-      `SELECT ${COLUMNS} FROM sagas
-        WHERE id = ANY($1::uuid[])
-           OR (type, correlation_id) IN (SELECT * FROM unnest($2::varchar[], $3::varchar[]))
-        ORDER BY id FOR UPDATE`,
-      [ids, correlations.map((key) => key.type), correlations.map((key) => key.correlationId)],
-    );
-    return rows.map(toSagaRow);
+    const { sql, parameters } = lockManyStatement(ids, correlations);
+    return (await preparedQuery<RawSaga>(manager, sql, parameters)).map(toSagaRow);
   },
 
   /**
@@ -396,3 +389,22 @@ export const SagasRepository = {
     return db.query(`SELECT type, state, count(*)::int AS count FROM sagas GROUP BY type, state`);
   },
 };
+
+/**
+ * The statement of `lockMany`. Both ways in are index lookups (the primary key; type and correlation id) joined by a
+ * UNION: an `id = ANY(..) OR (type, correlation_id) IN (..)` filter is a sequential scan of every saga ever run.
+ */
+export function lockManyStatement(
+  ids: string[],
+  correlations: SagaCorrelation[],
+): { sql: string; parameters: unknown[] } {
+  return {
+    sql: `SELECT ${COLUMNS} FROM sagas
+           WHERE id IN (SELECT unnest($1::uuid[])
+                        UNION
+                        SELECT s.id FROM unnest($2::varchar[], $3::varchar[]) AS k(type, correlation_id)
+                          JOIN sagas s ON s.type = k.type AND s.correlation_id = k.correlation_id)
+           ORDER BY id FOR UPDATE`,
+    parameters: [ids, correlations.map((key) => key.type), correlations.map((key) => key.correlationId)],
+  };
+}

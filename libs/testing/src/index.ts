@@ -16,3 +16,4 @@ export * from './secure-postgres';
 export * from './otlp-receiver';
 export * from './in-memory-tracing';
 export * from './cloudevents-sdk';
+export * from './query-plans';

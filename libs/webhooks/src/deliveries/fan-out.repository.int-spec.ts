@@ -1,47 +1,11 @@
 import { connect } from '@app/db';
-import { createTestDatabase, TestDatabase } from '@app/testing';
+import { createTestDatabase, preparedPlan, tableReads, TestDatabase } from '@app/testing';
 import { randomUUID } from 'node:crypto';
-import { escapeLiteral } from 'pg';
 import { DataSource } from 'typeorm';
 import { PayloadFilter } from '../payload-filters';
 import { fanOutStatement, FanOutRow, insertDeliveries } from './fan-out.repository';
 
 const CUSTOMERS = 10_000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** Every node of a plan that reads a table, with the rows it read (kept and filtered out, × loops). */
-function tableReads(node: PlanNode, table: string): Array<{ node: string; rows: number }> {
-  const read =
-    node['Relation Name'] === table
-      ? [
-          {
-            node: node['Node Type'],
-            rows:
-              (node['Actual Rows'] +
-                (node['Rows Removed by Filter'] ?? 0) +
-                (node['Rows Removed by Index Recheck'] ?? 0)) *
-              node['Actual Loops'],
-          },
-        ]
-      : [];
-  return [...read, ...(node.Plans ?? []).flatMap((child) => tableReads(child, table))];
-}
-
-/** A parameter as Postgres's text input of it: an array literal (`{"a",NULL}`) or a number. */
-function textOf(value: unknown): string {
-  if (!Array.isArray(value)) return String(value);
-  const element = (item: unknown) => (item === null ? 'NULL' : `"${String(item).replace(/[\\"]/g, '\\$&')}"`);
-  return `{${value.map(element).join(',')}}`;
-}
 
 function event(customerId: string | null, data: unknown = {}, type = 'shop.order.placed.v1'): FanOutRow {
   const id = randomUUID();
@@ -182,23 +146,11 @@ describe('the fan-out by customer and payload (real Postgres)', () => {
     const rows = [event('cus_4242')];
 
     // As the consumers run it: a custom plan for the first executions, then the generic one.
-    for (const mode of ['force_custom_plan', 'force_generic_plan']) {
-      const reads = await dataSource.transaction(async (manager) => {
-        await manager.query(`SET LOCAL plan_cache_mode = ${mode}`);
-        const { sql, parameters } = fanOutStatement(rows, 0);
-        const name = `fan_out_${mode}`;
-        const types =
-          'varchar[], varchar[], varchar[], timestamptz[], varchar[], varchar[], text[], varchar[], int[], varchar[], varchar[], varchar[], int';
-        await manager.query(`PREPARE ${name} (${types}) AS ${sql}`);
-        // EXECUTE takes no bind parameters: the values as literals.
-        const literals = parameters.map((value) => escapeLiteral(textOf(value))).join(', ');
-        const [{ 'QUERY PLAN': plan }] = await manager.query(
-          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${name} (${literals})`,
-        );
-        await manager.query(`DEALLOCATE ${name}`);
-        await manager.query(`DELETE FROM webhook_deliveries`);
-        return tableReads((plan as Array<{ Plan: PlanNode }>)[0].Plan, 'webhook_endpoints');
-      });
+    for (const mode of ['force_custom_plan', 'force_generic_plan'] as const) {
+      const types =
+        'varchar[], varchar[], varchar[], timestamptz[], varchar[], varchar[], text[], varchar[], int[], varchar[], varchar[], varchar[], int';
+      const plan = await preparedPlan(dataSource, { ...fanOutStatement(rows, 0), types }, mode);
+      const reads = tableReads(plan, 'webhook_endpoints');
       expect(reads.filter((read) => read.node === 'Seq Scan')).toEqual([]);
       // Joining every endpoint read all 20,002 of them.
       expect(reads.reduce((sum, read) => sum + read.rows, 0)).toBeLessThanOrEqual(operator.length + own.length);
