@@ -4,7 +4,7 @@ import { WakeRelaysAfterCommit } from '../wake-relays-after-commit';
 import { InventoryController } from './inventory.controller';
 import { ReleaseStockUseCase } from './release-stock.usecase';
 import { ReserveStockUseCase } from './reserve-stock.usecase';
-import { StockLocks } from './stock-locks';
+import { StockBooks } from './stock-books';
 import { InventoryEnv } from './inventory.env';
 import { StockEntity } from './stock.entity';
 import { StockReservationEntity } from './stock-reservation.entity';
@@ -15,7 +15,7 @@ import { StockReservationEntity } from './stock-reservation.entity';
  */
 @Module({
   controllers: [InventoryController],
-  providers: [WakeRelaysAfterCommit, StockLocks, ReserveStockUseCase, ReleaseStockUseCase],
+  providers: [WakeRelaysAfterCommit, StockBooks, ReserveStockUseCase, ReleaseStockUseCase],
 })
 export class InventoryModule {}
 

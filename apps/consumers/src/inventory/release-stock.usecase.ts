@@ -3,8 +3,7 @@ import { CloudEvent, INVENTORY_STOCK_RELEASED_V1, InventoryReleaseStockV1 } from
 import { queueSagaReply } from '@app/saga';
 import { Injectable } from '@nestjs/common';
 import { INVENTORY_SOURCE } from './reserve-stock.usecase';
-import { StockLocks } from './stock-locks';
-import { StockRepository } from './stock.repository';
+import { StockBooks } from './stock-books';
 
 /**
  * Gives a saga's reservation back, once: only a `reserved` reservation puts units back; releasing again, or
@@ -12,13 +11,11 @@ import { StockRepository } from './stock.repository';
  */
 @Injectable()
 export class ReleaseStockUseCase {
-  constructor(private readonly locks: StockLocks) {}
+  constructor(private readonly books: StockBooks) {}
 
   async execute(command: CloudEvent<InventoryReleaseStockV1>, ctx: ConsumerContext): Promise<void> {
     const { sagaId, orderId } = command.data;
-    await this.locks.lock(ctx);
-    const lines = await StockRepository.release(ctx.manager, sagaId, orderId);
-    if (lines.length > 0) await StockRepository.putBack(ctx.manager, lines);
+    (await this.books.of(ctx)).release(sagaId, orderId);
     queueSagaReply(ctx, command, INVENTORY_STOCK_RELEASED_V1, INVENTORY_SOURCE, { orderId });
   }
 }

@@ -8,46 +8,31 @@ import {
 } from '@app/contracts';
 import { dropExpiredAction, queueSagaReply } from '@app/saga';
 import { Injectable } from '@nestjs/common';
-import { StockLocks } from './stock-locks';
-import { StockRepository } from './stock.repository';
+import { StockBooks } from './stock-books';
 
 export const INVENTORY_SOURCE = '/participants/inventory';
 
 /**
- * Reserves an order's lines, all or none, once per saga; the reservation, the stock change and the reply commit in
- * the consumer's transaction, whose stock rows are locked first, in SKU order (StockLocks). Not enough stock is a
- * failure reply (`stock-reservation-failed`), not an error. A command for a saga that has a reservation already (or a
- * release that came first) is answered from it; one past its deadline is dropped unapplied.
+ * Reserves an order's lines, all or none, once per saga, in the transaction's stock book (StockBooks): the
+ * reservation, the stock change and the reply commit in the consumer's transaction. Not enough stock is a failure
+ * reply (`stock-reservation-failed`) naming each short SKU, not an error. A command for a saga that has a reservation
+ * already (or a release that came first) is answered from it; one past its deadline is dropped unapplied.
  */
 @Injectable()
 export class ReserveStockUseCase {
-  constructor(private readonly locks: StockLocks) {}
+  constructor(private readonly books: StockBooks) {}
 
   async execute(command: CloudEvent<InventoryReserveStockV1>, ctx: ConsumerContext): Promise<void> {
     if (dropExpiredAction(command, ctx)) return;
     const { sagaId, orderId } = command.data;
-    const { manager } = ctx;
-    const reply = (type: string, data: Record<string, unknown> = {}) =>
-      queueSagaReply(ctx, command, type, INVENTORY_SOURCE, { orderId, ...data });
-    const lines = bySku(command.data.lines);
-    await this.locks.lock(ctx);
-    const { claimed, taken } = await StockRepository.reserve(manager, { sagaId, orderId, lines });
-    if (!claimed) {
-      const existing = await StockRepository.findReservation(manager, sagaId);
-      if (existing.status === 'reserved') return reply(INVENTORY_STOCK_RESERVED_V1);
-      return reply(INVENTORY_STOCK_RESERVATION_FAILED_V1, { reason: existing.reason ?? existing.status });
-    }
-    if (taken.length < lines.length) {
-      if (taken.length > 0) await StockRepository.putBack(manager, taken);
-      const available = await StockRepository.available(manager, lines);
-      const short = lines.filter((line) => (available.get(line.sku) ?? 0) < line.quantity);
-      const reason = `out of stock: ${short
-        .map((line) => `${line.sku} (${line.quantity} wanted, ${available.get(line.sku) ?? 0} available)`)
-        .join(', ')}`;
-      await StockRepository.refuse(manager, sagaId, reason);
-      return reply(INVENTORY_STOCK_RESERVATION_FAILED_V1, { reason });
-    }
-    return reply(INVENTORY_STOCK_RESERVED_V1);
+    const book = await this.books.of(ctx);
+    const outcome = book.reserve(sagaId, orderId, bySku(command.data.lines));
+    if (outcome.reserved) queueSagaReply(ctx, command, INVENTORY_STOCK_RESERVED_V1, INVENTORY_SOURCE, { orderId });
+    else
+      queueSagaReply(ctx, command, INVENTORY_STOCK_RESERVATION_FAILED_V1, INVENTORY_SOURCE, {
+        orderId,
+        reason: outcome.reason,
+      });
   }
 }
 

@@ -8,7 +8,7 @@ import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { InventoryEnv } from './inventory.env';
 import { ReleaseStockUseCase } from './release-stock.usecase';
 import { ReserveStockUseCase } from './reserve-stock.usecase';
-import { StockLocks } from './stock-locks';
+import { StockBooks } from './stock-books';
 
 const command = (type: string, lines?: StockLineV1[]): CloudEvent<any> => {
   const sagaId = randomUUID();
@@ -87,10 +87,10 @@ describe('inventory: stock rows locked in one order (real Postgres)', () => {
   const db = useTestDataSource('stock-lock-order', 4);
   /** The group's use cases; `initialStock`: units a SKU without a row starts with (INVENTORY_INITIAL_STOCK). */
   const inventory = (initialStock: number) => {
-    const locks = new StockLocks({
+    const books = new StockBooks({
       config: { INVENTORY_INITIAL_STOCK: initialStock },
     } as ConsumerServiceDeps<InventoryEnv>);
-    return { reserve: new ReserveStockUseCase(locks), release: new ReleaseStockUseCase(locks) };
+    return { reserve: new ReserveStockUseCase(books), release: new ReleaseStockUseCase(books) };
   };
   let group = inventory(0);
   const apply = (tx: InventoryTransaction, event: CloudEvent<any>) =>
@@ -210,5 +210,39 @@ describe('inventory: stock rows locked in one order (real Postgres)', () => {
       'new-c': 3,
       'new-d': 3,
     });
+  });
+
+  it('applies a batch in the same few statements whatever its size: reservations, releases and refusals', async () => {
+    /** Statements the transaction sends from its first command to its commit, and the stock they leave. */
+    async function statementsFor(size: number, sku: string): Promise<{ statements: number; left: number }> {
+      await setStock({ [sku]: size });
+      const earlier = reserve(sku);
+      const setup = await InventoryTransaction.begin(db.dataSource.createQueryRunner(), [earlier]);
+      await apply(setup, earlier);
+      await setup.commit();
+      await setup.runner.release();
+      // The earlier reservation given back, then one more reservation than there are units: the last is refused.
+      const batch = [release(earlier), ...Array.from({ length: size + 1 }, () => reserve(sku))];
+      const tx = await InventoryTransaction.begin(db.dataSource.createQueryRunner(), batch);
+      const client = (await tx.runner.connect()) as { query: (...args: unknown[]) => unknown };
+      const sent = jest.spyOn(client, 'query');
+      try {
+        for (const event of batch) await apply(tx, event);
+        await tx.commit();
+        return { statements: sent.mock.calls.length, left: (await stock([sku]))[sku] };
+      } finally {
+        sent.mockRestore();
+        await tx.runner.release();
+      }
+    }
+
+    const small = await statementsFor(2, 'batch-small');
+    const large = await statementsFor(40, 'batch-large');
+    expect(small.left).toBe(0);
+    expect(large.left).toBe(0);
+    // Lock the reservations, lock the stock, insert the new reservations, update the released one, set the stock,
+    // insert the replies; the commit. Not one more per command.
+    expect(large.statements).toBe(small.statements);
+    expect(large.statements).toBe(7);
   });
 });
