@@ -1,15 +1,14 @@
 import { Batch, KafkaMessage } from 'kafkajs';
 import { GroupBreakers } from './breaker/group-breakers';
-import { errorMessage } from './classify-error';
 import { PartitionHolds } from './partition-holds';
 import { PipelineDeps, transactionSteps, walk } from './pipeline';
 import { GroupRetryHooks } from './retry-hooks';
-import { CompiledHandler, HandledMessage, Liveness, Reading } from './steps/message';
+import { RunCommitter, RunItem } from './run-committer';
+import { CompiledHandler, Liveness } from './steps/message';
 import { MessageReader, readerOf } from './steps/parse-and-validate.middleware';
-import { Failure, nextFailure } from './steps/retry.middleware';
 import { Apply, Delivery, Outcome } from './steps/step';
 import { settle } from './steps/settle.middleware';
-import { inTransaction, ownTransaction } from './steps/transaction.middleware';
+import { ownTransaction } from './steps/transaction.middleware';
 
 export interface BatchProcessorDeps extends Omit<PipelineDeps, 'hooks' | 'holds'> {
   handlers: Map<string, CompiledHandler>;
@@ -26,42 +25,36 @@ export interface BatchControls extends Liveness {
   commit(message: KafkaMessage): Promise<void>;
 }
 
-type Item = Delivery & { reading: Reading };
-
-/**
- * How a run's fast path ended: committed the first `covered` messages (with what became of each event), or failed
- * (at `failed`, when one message was at fault).
- */
-type RunResult =
-  { covered: number; outcomes: Array<Outcome | undefined> } | { failed?: { index: number; failure: Failure } };
-
 /**
  * Applies one kafkajs batch (one partition, in offset order). The fast path applies a run of events in one transaction
- * with one dedupe insert; if anything in it fails, the transaction rolls back, the run up to the message that failed
- * goes through the message walk (walk: retry, dead letter, waits), one transaction per attempt, and the rest goes back to the fast
- * path. Poison, and a message its partition waited for, take the walk at once. An offset is committed
- * only after the transaction holding its effect committed, or its dead letter was acknowledged.
+ * with one dedupe insert, shared with the runs of other partitions that reach it together (RunCommitter); if anything
+ * in it fails, the transaction rolls back, the run up to the message that failed goes through the message walk (walk:
+ * retry, dead letter, waits), one transaction per attempt, and the rest goes back to the fast path. Poison, and a
+ * message its partition waited for, take the walk at once. An offset is committed only after the transaction holding
+ * its effect committed, or its dead letter was acknowledged.
  */
 export class BatchProcessor {
   private readonly read: MessageReader;
   private readonly apply: Apply;
   private readonly walk: (delivery: Delivery) => Promise<boolean>;
+  private readonly committer: RunCommitter;
 
   constructor(private readonly deps: BatchProcessorDeps) {
     const pipeline = { ...deps, hooks: new GroupRetryHooks(deps) };
     this.read = readerOf(deps.handlers);
     this.apply = transactionSteps(pipeline);
     this.walk = settle(pipeline)(walk(pipeline, this.read, ownTransaction(pipeline)(this.apply)));
+    this.committer = new RunCommitter({ ...deps, apply: this.apply });
   }
 
   async process(batch: Batch, controls: BatchControls): Promise<void> {
     const { topic, partition, messages } = batch;
     // A partition that was handed back starts again at the message that waited: it carries its failure on.
     const waiting = this.deps.holds.take(topic, partition, messages[0]?.offset);
-    let run: Item[] = [];
+    let run: RunItem[] = [];
     for (const message of messages) {
       if (controls.shouldStop()) break;
-      const item: Item = { topic, partition, message, controls, reading: this.read(topic, partition, message) };
+      const item: RunItem = { topic, partition, message, controls, reading: this.read(topic, partition, message) };
       const waited = waiting && item.reading.kind === 'event' && message === messages[0];
       if (waited || item.reading.kind === 'poison') {
         if (!(await this.applyRun(run.splice(0), controls))) return;
@@ -79,10 +72,10 @@ export class BatchProcessor {
    * A run through the fast path; when its transaction fails, the messages up to the one that failed go through the
    * message walk, and the rest goes through the fast path again. Returns false when the batch must stop.
    */
-  private async applyRun(run: Item[], controls: BatchControls): Promise<boolean> {
+  private async applyRun(run: RunItem[], controls: BatchControls): Promise<boolean> {
     let rest = run;
     while (rest.length > 0) {
-      const result = await this.fastPath(rest, controls);
+      const result = await this.committer.commit(rest);
       if ('covered' in result) {
         await controls.commit(rest[result.covered - 1].message);
         this.count(rest, result.outcomes);
@@ -101,42 +94,7 @@ export class BatchProcessor {
     return true;
   }
 
-  /** The run in one transaction, stopping after the current message when the consumer stops or the group rebalances. */
-  private async fastPath(run: Item[], controls: BatchControls): Promise<RunResult> {
-    const events: HandledMessage[] = [];
-    for (const { reading } of run) if (reading.kind === 'event') events.push(reading);
-    const outcomes: Array<Outcome | undefined> = [];
-    if (events.length === 0) return { covered: run.length, outcomes };
-    let covered = run.length;
-    let current: number | undefined;
-    try {
-      await inTransaction(this.deps, events, async (tx) => {
-        for (const [index, { reading }] of run.entries()) {
-          if (index > 0 && controls.shouldStop()) {
-            covered = index;
-            break;
-          }
-          if (reading.kind !== 'event') continue;
-          current = index;
-          outcomes[index] = await this.apply(reading, 1, tx);
-          current = undefined;
-          await controls.heartbeat();
-        }
-      });
-    } catch (error) {
-      const { group, logger } = this.deps;
-      logger.debug(
-        { group, topic: run[0].topic, partition: run[0].partition, err: errorMessage(error) },
-        'batch transaction failed; applying its messages one by one',
-      );
-      if (current === undefined) return {};
-      const reading = run[current].reading as Extract<Reading, { kind: 'event' }>;
-      return { failed: { index: current, failure: nextFailure(undefined, error, 1, reading.handler.policy) } };
-    }
-    return { covered, outcomes };
-  }
-
-  private count(run: Item[], outcomes: Array<Outcome | undefined>): void {
+  private count(run: RunItem[], outcomes: Array<Outcome | undefined>): void {
     const { group, metrics } = this.deps;
     outcomes.forEach((outcome, index) => {
       const { reading } = run[index];

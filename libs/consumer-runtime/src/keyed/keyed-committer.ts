@@ -1,5 +1,6 @@
 import { Logger } from 'pino';
 import { errorMessage } from '../classify-error';
+import { GroupCommit, Waiting } from '../group-commit';
 import { PendingWrites } from '../pending-writes';
 import { effectSteps } from '../pipeline';
 import { ParsedMessage } from '../steps/message';
@@ -19,12 +20,6 @@ export interface RecordToCommit extends ParsedMessage {
  */
 export type CommitOutcome = Outcome | 'rerun';
 
-interface Queued {
-  record: RecordToCommit;
-  resolve(outcome: CommitOutcome): void;
-  reject(error: unknown): void;
-}
-
 interface Committing extends RecordToCommit {
   rerun?: boolean;
 }
@@ -37,8 +32,7 @@ interface Committing extends RecordToCommit {
  */
 export class KeyedCommitter {
   private readonly apply: Apply<Committing>;
-  private queue: Queued[] = [];
-  private draining = false;
+  private readonly records: GroupCommit<RecordToCommit, CommitOutcome>;
 
   constructor(
     private readonly deps: TransactionDeps & {
@@ -48,27 +42,19 @@ export class KeyedCommitter {
     },
   ) {
     this.apply = effectSteps(deps.group, captured);
-  }
-
-  commit(record: RecordToCommit): Promise<CommitOutcome> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ record, resolve, reject });
-      if (!this.draining) {
-        this.draining = true;
-        // Records that finish in the same turn of the event loop share the first transaction.
-        setImmediate(() => void this.drain());
-      }
+    this.records = new GroupCommit({
+      take: (records) => Math.min(records.length, deps.maxBatchSize),
+      commit: (batch) => this.commitBatch(batch),
     });
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) await this.commitBatch(this.queue.splice(0, this.deps.maxBatchSize));
-    this.draining = false;
+  commit(record: RecordToCommit): Promise<CommitOutcome> {
+    return this.records.submit(record);
   }
 
-  private async commitBatch(batch: Queued[]): Promise<void> {
+  private async commitBatch(batch: Array<Waiting<RecordToCommit, CommitOutcome>>): Promise<void> {
     try {
-      const outcomes = await this.transaction(batch.map(({ record }) => record));
+      const outcomes = await this.transaction(batch.map(({ item }) => item));
       batch.forEach((queued, index) => queued.resolve(outcomes[index]));
       return;
     } catch (error) {
@@ -80,7 +66,7 @@ export class KeyedCommitter {
     }
     for (const queued of batch) {
       try {
-        queued.resolve((await this.transaction([queued.record]))[0]);
+        queued.resolve((await this.transaction([queued.item]))[0]);
       } catch (error) {
         queued.reject(error);
       }

@@ -1,0 +1,42 @@
+/** An item waiting for the transaction that will commit it, and its answer. */
+export interface Waiting<T, R> {
+  item: T;
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Smart batching for a transaction end: items handed over in the same turn of the event loop, or while a transaction
+ * is in flight, are committed together by the next one; nothing waits when it is idle.
+ */
+export class GroupCommit<T, R> {
+  private queue: Array<Waiting<T, R>> = [];
+  private draining = false;
+
+  constructor(
+    private readonly deps: {
+      /** How many of the items at the head of the queue one transaction takes (at least one is taken). */
+      take(queued: readonly T[]): number;
+      /** Commits the items, answering each. */
+      commit(batch: Array<Waiting<T, R>>): Promise<void>;
+    },
+  ) {}
+
+  submit(item: T): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.draining) {
+        this.draining = true;
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const count = Math.max(1, this.deps.take(this.queue.map((waiting) => waiting.item)));
+      await this.deps.commit(this.queue.splice(0, count));
+    }
+    this.draining = false;
+  }
+}
