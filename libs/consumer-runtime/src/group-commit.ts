@@ -6,8 +6,9 @@ export interface Waiting<T, R> {
 }
 
 /**
- * Smart batching for a transaction end: items handed over in the same turn of the event loop, or while a transaction
- * is in flight, are committed together by the next one; nothing waits when it is idle.
+ * Smart batching for a transaction end: items handed over in the same turn of the event loop, or while transactions
+ * are in flight, are committed together by the next one (or by several at once, when more queued than one takes);
+ * nothing waits when it is idle.
  */
 export class GroupCommit<T, R> {
   private queue: Array<Waiting<T, R>> = [];
@@ -32,10 +33,18 @@ export class GroupCommit<T, R> {
     });
   }
 
+  /**
+   * Commits what is queued, in as many transactions at once as it takes (the callers bound how much can queue: a
+   * partition hands over one run at a time), then what queued meanwhile.
+   */
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
-      const count = Math.max(1, this.deps.take(this.queue.map((waiting) => waiting.item)));
-      await this.deps.commit(this.queue.splice(0, count));
+      const batches: Array<Array<Waiting<T, R>>> = [];
+      while (this.queue.length > 0) {
+        const count = Math.max(1, this.deps.take(this.queue.map((waiting) => waiting.item)));
+        batches.push(this.queue.splice(0, count));
+      }
+      await Promise.all(batches.map((batch) => this.deps.commit(batch)));
     }
     this.draining = false;
   }

@@ -1,5 +1,5 @@
 import { createLogger } from '@app/logger';
-import { useTestDataSource } from '@app/testing';
+import { useTestDataSource, waitFor } from '@app/testing';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { DEFAULT_RETRY_POLICY } from './backoff';
@@ -107,10 +107,21 @@ describe('RunCommitter: the runs of several partitions in one transaction (real 
     expect(transactions(later.flatMap(idsOf))).toBe(1);
   });
 
-  it('keeps a transaction within maxBatchSize events', async () => {
+  it('keeps a transaction within maxBatchSize events, running what does not fit in another at the same time', async () => {
     const runs = [run(0, 3), run(1, 3), run(2, 3)];
     const rc = committer(6);
-    await Promise.all(runs.map((items) => rc.commit(items)));
+    let open!: () => void;
+    gate = new Promise((resolve) => (open = resolve));
+    let inFlight = 0;
+    const entries: number[] = [];
+    entered = () => entries.push(++inFlight);
+    const done = Promise.all(runs.map((items) => rc.commit(items)));
+    // Both transactions reach their handlers before either is let go.
+    await waitFor(async () => entries.length >= 2, { what: 'both transactions in flight' });
+    open();
+    gate = undefined;
+    entered = () => undefined;
+    await done;
 
     expect(transactions([...idsOf(runs[0]), ...idsOf(runs[1])])).toBe(1);
     expect(transactions(runs.flatMap(idsOf))).toBe(2);
