@@ -33,17 +33,18 @@ export function rssMb(pid: number): number {
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
+/** CPU time (user + system) used so far by the process alone, in milliseconds (0 once it has exited). Linux only. */
+export function ownCpuTimeMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND; // utime, stime
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU time (user + system) used so far by the process and its descendants, in milliseconds. Linux only. */
 export function cpuTimeMs(pid: number): number {
-  let ticks = 0;
-  for (const member of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${member}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return (ticks * 1000) / TICKS_PER_SECOND;
+  return processTree(pid).reduce((total, member) => total + ownCpuTimeMs(member), 0);
 }

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { cpuTimeMs } from '../lib/process-memory';
+import { cpuTimeMs, ownCpuTimeMs } from '../lib/process-memory';
 
 /** The processes a hop costs: the three apps by pid, Postgres's and the broker's found by name. */
 export type HopProcess = 'ingress' | 'relay' | 'consumers' | 'postgres' | 'broker';
@@ -43,7 +43,12 @@ function processesNamed(test: (comm: string, cmdline: string) => boolean): numbe
   return pids;
 }
 
-const byPid = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuTimeMs(pid)]));
+/**
+ * The apps by their pid, with any children; every Postgres or broker process on its own: a backend is the
+ * postmaster's child, and counted with it too, its CPU would count twice and leave the postmaster's sum when it exits.
+ */
+const byPid = (pids: number[], own = false) =>
+  new Map(pids.map((pid) => [pid, own ? ownCpuTimeMs(pid) : cpuTimeMs(pid)]));
 
 /**
  * A sample of everything a message's hops cost so far. A Postgres backend that exits between two samples takes its
@@ -64,8 +69,14 @@ export async function sampleHops(
       ingress: byPid([apps.ingress]),
       relay: byPid([apps.relay]),
       consumers: byPid([apps.consumers]),
-      postgres: byPid(processesNamed((comm) => comm === 'postgres')),
-      broker: byPid(processesNamed((comm, cmdline) => comm === 'java' && cmdline.includes('kafka.Kafka'))),
+      postgres: byPid(
+        processesNamed((comm) => comm === 'postgres'),
+        true,
+      ),
+      broker: byPid(
+        processesNamed((comm, cmdline) => comm === 'java' && cmdline.includes('kafka.Kafka')),
+        true,
+      ),
     },
     transactions: Number(transactions),
     messages,
