@@ -55,7 +55,8 @@ export interface StartSaga<D> {
 
 /**
  * Moves sagas: each move locks the saga's row, decides with `decide` (pure), then in the caller's transaction updates
- * the row (guarded by its version), and queues the next command or the outcome for the outbox and one history row. Nothing is sent any other way, so a move and its command commit together or not at all.
+ * the row (guarded by its version), and queues the next command or the outcome for the outbox and one history row.
+ * Nothing is sent any other way, so a move and its command commit together or not at all.
  */
 export class SagaCoordinator {
   private readonly sagas: ReadonlyMap<string, CompiledSaga<any>>;

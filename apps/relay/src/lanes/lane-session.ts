@@ -15,8 +15,9 @@ export interface LaneChange {
 
 /**
  * A relay's one dedicated Postgres connection. It holds the member lock and the lane locks, LISTENs for the writers'
- * NOTIFY (woken only by one that names a lane it owns, or every lane), and runs every claim-publish-mark transaction, so that the locks and the work can only die together:
- * a relay that lost its connection lost its lanes and its open transaction at the same moment.
+ * NOTIFY (woken only by one that names a lane it owns, or every lane), and runs every claim-publish-mark transaction,
+ * so that the locks and the work can only die together: a relay that lost its connection lost its lanes and its open
+ * transaction at the same moment.
  */
 export class LaneSession {
   readonly outbox: OutboxRepository;

@@ -26,9 +26,10 @@ interface Committing extends RecordToCommit {
 
 /**
  * The transaction end of a group that applies records concurrently by key: records whose handlers finished meanwhile
- * commit together through the effect steps both modes share (effectSteps), in one transaction with one dedupe insert,
- * their queued rows written by one statement per writer, parked keys decided under their locks (a group commit, as the ingress does for deliveries). Each record gets its
- * own answer. When the shared transaction fails, each record is committed alone, so only the one at fault fails.
+ * commit together (GroupCommit) through the effect steps both modes share (effectSteps), in one transaction with one
+ * dedupe insert, their queued rows written by one statement per writer, parked keys decided under their locks (a
+ * group commit, as the ingress does for deliveries). Each record gets its own answer. When the shared transaction
+ * fails, each record is committed alone, so only the one at fault fails.
  */
 export class KeyedCommitter {
   private readonly apply: Apply<Committing>;
