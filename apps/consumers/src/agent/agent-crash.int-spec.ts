@@ -77,6 +77,8 @@ describe('agent worker killed mid-call (kill -9)', () => {
     const event = orderEvent('ord-crash-agent-owner', { data: { note: 'gift for my father' } });
     await produce(bed.kafka, bed.topic, [event]);
     await waitFor(taskIn(bed.dataSource, event.id, 'claimed'), { what: 'the task claimed' });
+    // Killed during its call, which takes the minute's latency; killed before it, the survivor's call would.
+    await waitFor(() => model.stats().inFlight === 1, { what: 'the model call in flight' });
     const [{ lease_owner: owner }] = await bed.dataSource.query(
       `SELECT lease_owner FROM agent_tasks WHERE event_id = $1`,
       [event.id],
