@@ -134,16 +134,28 @@ ${DOM_HELPERS_SCRIPT}
     location.hash = '#/' + id + (param ? '/' + encodeURIComponent(param) : '');
   }
 
+  // A refresh asked for while one is in flight (an operator's click during the 2-second one) runs right after it,
+  // on the view as it is then, instead of being dropped.
   let refreshing = false;
+  let refreshAgain = false;
   async function refresh() {
-    if (!state.token || refreshing) return;
+    if (!state.token) return;
+    if (refreshing) {
+      refreshAgain = true;
+      return;
+    }
     refreshing = true;
     try {
-      const current = route();
-      try { state.groups = await api('/admin/consumer-groups'); } catch (error) { /* owners shown when available */ }
-      await pages[current.id].refresh(current.param);
-    } catch (error) {
-      if (error.message !== 'unauthorized') flash('could not refresh: ' + error.message, true);
+      do {
+        refreshAgain = false;
+        try {
+          const current = route();
+          try { state.groups = await api('/admin/consumer-groups'); } catch (error) { /* owners shown when available */ }
+          await pages[current.id].refresh(current.param);
+        } catch (error) {
+          if (error.message !== 'unauthorized') flash('could not refresh: ' + error.message, true);
+        }
+      } while (refreshAgain && state.token);
     } finally {
       refreshing = false;
     }
