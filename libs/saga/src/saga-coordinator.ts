@@ -7,7 +7,7 @@ import { EntityManager } from 'typeorm';
 import { CompiledSaga, ENDED_SAGA_STATES, SagaState, SagaStep, SagaView } from './saga-definition';
 import { buildCommand, buildOutcome, OutgoingMessage } from './saga-messages';
 import { decide, SagaInput, SagaMove, startMove } from './saga-transitions';
-import { SagaMoveTo, SagaRow, SagasRepository, SagaStepRow } from './sagas.repository';
+import { NewSaga, SagaMoveTo, SagaRow, SagasRepository, SagaStepRow } from './sagas.repository';
 
 /**
  * The transaction a saga moves in: the consumer's (holding the dedupe row of the message that caused the move) or
@@ -30,6 +30,11 @@ export interface SagaTransaction {
    * moveMany); by default each move is written at once.
    */
   move?(row: SagaRow, to: SagaMoveTo): void;
+  /**
+   * Queues a new saga's insert, written with the transaction's others before it commits (SagasRepository.insertMany);
+   * false when one exists for its type and correlation id. By default each saga is inserted at once.
+   */
+  insert?(saga: NewSaga): Promise<boolean>;
 }
 
 /** What moved, for logs and metrics once the transaction committed. */
@@ -87,7 +92,7 @@ export class SagaCoordinator {
     const move = startMove();
     const first = saga.steps[0];
     const id = randomUUID();
-    const inserted = await SagasRepository.insert(tx.manager, {
+    const row: NewSaga = {
       id,
       type,
       correlationId: start.correlationId,
@@ -95,7 +100,8 @@ export class SagaCoordinator {
       stepName: first.name,
       data: start.data,
       timeoutMs: first.timeoutMs,
-    });
+    };
+    const inserted = await (tx.insert ? tx.insert(row) : SagasRepository.insert(tx.manager, row));
     if (!inserted) {
       this.logger.info(
         { sagaType: type, correlationId: start.correlationId, eventId: start.startEventId },

@@ -19,6 +19,7 @@ const command = (name: string, verb = 'do'): SagaCommand<unknown> => ({
 });
 
 const CANCELLED = 'demo.order-cancelled.v1';
+const PLACED = 'demo.order-placed.v1';
 
 const demo = defineSaga({
   type: 'demo',
@@ -72,6 +73,8 @@ describe('a consumer transaction moving many sagas: one lock statement, moves qu
     data: { order },
   });
 
+  const placed = (order: string): CloudEvent<{ order: string }> => ({ ...cancelled(order), type: PLACED });
+
   async function started(orders: string[]): Promise<string[]> {
     const ids: string[] = [];
     await dataSource.transaction(async (manager) => {
@@ -85,14 +88,17 @@ describe('a consumer transaction moving many sagas: one lock statement, moves qu
     return ids;
   }
 
-  /** The batch as the fulfilment group applies it: locks from one statement, moves written at the end. */
-  async function applyBatch(events: CloudEvent<any>[]): Promise<void> {
+  /**
+   * The batch as the fulfilment group applies it: locks from one statement, starts, moves and history written at the
+   * end (`between` runs after the events, before those writes).
+   */
+  async function applyBatch(events: CloudEvent<any>[], between?: () => Promise<void>): Promise<void> {
     await dataSource.transaction(async (manager: EntityManager) => {
       const base = sagaTransaction(manager);
       const locks = new SagaLocks(manager, () => ({
-        ids: events.filter((event) => event.type !== CANCELLED).map((event) => event.data.sagaId),
+        ids: events.filter((event) => event.data.sagaId).map((event) => event.data.sagaId),
         correlations: events
-          .filter((event) => event.type === CANCELLED)
+          .filter((event) => event.type === CANCELLED || event.type === PLACED)
           .map((event) => ({ type: 'demo', correlationId: event.data.order })),
       }));
       const moves: SagaRowMove[] = [];
@@ -101,13 +107,85 @@ describe('a consumer transaction moving many sagas: one lock statement, moves qu
         lock: (id) => locks.lock(id),
         lockCorrelated: (type, correlationId) => locks.lockCorrelated(type, correlationId),
         move: (row, to) => moves.push(locks.move(row, to)),
+        insert: (saga) => locks.insert(saga),
       };
-      for (const event of events)
-        await (event.type === CANCELLED ? coordinator.cancel(tx, event) : coordinator.reply(tx, event));
+      for (const event of events) {
+        if (event.type === PLACED)
+          await coordinator.start(tx, 'demo', { correlationId: event.data.order, startEventId: event.id, data: {} });
+        else await (event.type === CANCELLED ? coordinator.cancel(tx, event) : coordinator.reply(tx, event));
+      }
+      await between?.();
+      await locks.writeStarts();
       await SagasRepository.moveMany(manager, moves);
       await base.flush();
     });
   }
+
+  const sagasOf = (orders: string[]): Promise<Array<{ correlation_id: string; state: string; version: number }>> =>
+    dataSource.query(
+      `SELECT correlation_id, state, version FROM sagas WHERE type = 'demo' AND correlation_id = ANY($1)
+        ORDER BY correlation_id`,
+      [orders],
+    );
+  const commandsOf = async (order: string): Promise<string[]> =>
+    (await dataSource.query(`SELECT headers->>'ce_type' AS type FROM outbox WHERE key = $1 ORDER BY id`, [order])).map(
+      (row: { type: string }) => row.type,
+    );
+
+  it('starts a batch of sagas with one lock and one insert statement; a repeated start starts nothing', async () => {
+    const [a, b, before] = ['a', 'b', 'before'].map((name) => `ord-${name}-${randomUUID()}`);
+    const [beforeId] = await started([before]);
+    const spies = (['lockMany', 'insertMany', 'insert', 'lock', 'lockByCorrelation'] as const).map((name) =>
+      jest.spyOn(SagasRepository, name),
+    );
+    try {
+      await applyBatch([placed(a), placed(b), placed(a), placed(before), reply(beforeId, 'reserve.done.v1')]);
+      expect(spies.map((spy) => spy.mock.calls.length)).toEqual([1, 1, 0, 0, 0]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(await sagasOf([a, b, before])).toEqual(
+      [
+        { correlation_id: a, state: 'running', version: 1 },
+        { correlation_id: b, state: 'running', version: 1 },
+        { correlation_id: before, state: 'running', version: 2 },
+      ].sort((x, y) => x.correlation_id.localeCompare(y.correlation_id)),
+    );
+    expect(await commandsOf(a)).toEqual(['reserve.do.v1']);
+    expect(await commandsOf(b)).toEqual(['reserve.do.v1']);
+    expect(await commandsOf(before)).toEqual(['reserve.do.v1', 'charge.do.v1']);
+  });
+
+  it('cancels a saga placed earlier in the same batch; a cancellation before the order cancels nothing', async () => {
+    const [placedFirst, cancelledFirst] = ['placed-first', 'cancelled-first'].map(
+      (name) => `ord-${name}-${randomUUID()}`,
+    );
+    await applyBatch([placed(placedFirst), cancelled(placedFirst), cancelled(cancelledFirst), placed(cancelledFirst)]);
+
+    expect(await sagasOf([placedFirst])).toEqual([{ correlation_id: placedFirst, state: 'compensating', version: 2 }]);
+    expect(await commandsOf(placedFirst)).toEqual(['reserve.do.v1', 'reserve.undo.v1']);
+    expect(await sagasOf([cancelledFirst])).toEqual([{ correlation_id: cancelledFirst, state: 'running', version: 1 }]);
+    expect(await commandsOf(cancelledFirst)).toEqual(['reserve.do.v1']);
+  });
+
+  it('rolls back a start that another transaction made meanwhile (a rebalance overlap), writing nothing of it', async () => {
+    const order = `ord-raced-${randomUUID()}`;
+    const other = `ord-bystander-${randomUUID()}`;
+    const winner = { id: '' };
+    const raced = applyBatch([placed(order), placed(other)], async () => {
+      // The other process's transaction commits the same order's saga while this one has queued its own.
+      winner.id = (await started([order]))[0];
+    });
+    await expect(raced).rejects.toThrow(`a demo saga for ${order} was started by another transaction meanwhile`);
+
+    const sagas: Array<{ id: string }> = await dataSource.query(
+      `SELECT id FROM sagas WHERE type = 'demo' AND correlation_id = ANY($1)`,
+      [[order, other]],
+    );
+    expect(sagas).toEqual([{ id: winner.id }]);
+    expect(await commandsOf(order)).toEqual(['reserve.do.v1']);
+    expect(await commandsOf(other)).toEqual([]);
+  });
 
   it('moves several sagas, one of them twice in the same transaction, each from where it stood', async () => {
     const [a, b] = await started([`ord-${randomUUID()}`, `ord-${randomUUID()}`]);

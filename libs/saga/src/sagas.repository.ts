@@ -142,6 +142,37 @@ export const SagasRepository = {
     return rows.length === 1;
   },
 
+  /**
+   * Many new sagas in one statement, as `insert` writes one; the ids of those inserted (a saga whose type and
+   * correlation id exist already is skipped).
+   */
+  async insertMany(manager: EntityManager, sagas: NewSaga[]): Promise<string[]> {
+    if (sagas.length === 0) return [];
+    const column = <K extends keyof NewSaga>(key: K) => sagas.map((saga) => saga[key]);
+    const rows = await preparedQuery<{ id: string }>(
+      manager,
+      `INSERT INTO sagas (id, type, correlation_id, start_event_id, state, step, step_name, attempts, deadline, version,
+                          data, created_at, updated_at)
+       SELECT s.id, s.type, s.correlation_id, s.start_event_id, 'running', 0, s.step_name, 1,
+              clock_timestamp() + make_interval(secs => s.timeout_ms / 1000), 1, s.data, clock_timestamp(),
+              clock_timestamp()
+         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::float8[], $7::jsonb[])
+              AS s(id, type, correlation_id, start_event_id, step_name, timeout_ms, data)
+       ON CONFLICT (type, correlation_id) DO NOTHING
+       RETURNING id`,
+      [
+        column('id'),
+        column('type'),
+        column('correlationId'),
+        column('startEventId'),
+        column('stepName'),
+        column('timeoutMs'),
+        sagas.map((saga) => JSON.stringify(saga.data)),
+      ],
+    );
+    return rows.map((row) => row.id);
+  },
+
   /** The saga, locked until the transaction ends: every move of a saga happens under this lock. */
   async lock(manager: EntityManager, id: string): Promise<SagaRow | undefined> {
     const rows = await preparedQuery<RawSaga>(manager, `SELECT ${COLUMNS} FROM sagas WHERE id = $1 FOR UPDATE`, [id]);

@@ -1,4 +1,5 @@
 import { ConsumerContext } from '@app/consumer-runtime';
+import { SHOP_ORDER_PLACED_V1 } from '@app/contracts';
 import { LOGGER } from '@app/logger';
 import { toOutboxRow, writeOutboxRows } from '@app/outbox';
 import {
@@ -21,6 +22,11 @@ import { FulfilmentEnv } from './fulfilment.env';
 
 /** The moves a consumer transaction queued, in one statement per round (SagasRepository.moveMany). */
 const writeMoves = (manager: EntityManager, moves: SagaRowMove[]) => SagasRepository.moveMany(manager, moves);
+
+/** The sagas a consumer transaction started, in one statement (queued on its SagaLocks, named once per saga here). */
+const writeStarts = async (_manager: EntityManager, locks: SagaLocks[]) => {
+  for (const each of new Set(locks)) await each.writeStarts();
+};
 
 /**
  * The fulfilment group's saga coordinator and what goes with it: history rows written once per consumer transaction,
@@ -86,7 +92,7 @@ export class FulfilmentSaga {
           .filter((event) => replyTypes.has(event.type))
           .map((event) => (event as SagaReplyEvent).data.sagaId),
         correlations: ctx.batch
-          .filter((event) => cancellations.has(event.type))
+          .filter((event) => cancellations.has(event.type) || event.type === SHOP_ORDER_PLACED_V1)
           .map((event) => ({ type: ORDER_FULFILMENT, correlationId: (event.data as { orderId: string }).orderId })),
       }));
       this.locks.set(manager, locks);
@@ -99,6 +105,11 @@ export class FulfilmentSaga {
       lock: (id) => saga.lock(id),
       lockCorrelated: (type, correlationId) => saga.lockCorrelated(type, correlationId),
       move: (row, to) => ctx.write(writeMoves, saga.move(row, to)),
+      insert: async (row) => {
+        const queued = await saga.insert(row);
+        if (queued) ctx.write(writeStarts, saga);
+        return queued;
+      },
     };
   }
 
