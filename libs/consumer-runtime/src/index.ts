@@ -18,3 +18,4 @@ export * from './steps/parse-and-validate.middleware';
 export * from './steps/retry.middleware';
 export * from './lag/consumer-lag.metrics';
 export * from './pending-writes';
+export * from './group-commit';

@@ -13,7 +13,8 @@ import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { ProviderCallFault } from '../fault-injection/provider-call-fault';
 import { PaymentProviderClient, PaymentRejectedError } from './payment-provider.client';
-import { PaymentsRepository } from './payments.repository';
+import { ChargeIntent, PaymentsRepository, PaymentState } from './payments.repository';
+import { IntentBatch } from '../bookkeeping-query';
 
 export const PAYMENTS_SOURCE = '/participants/payments';
 
@@ -30,6 +31,8 @@ export const PAYMENTS_SOURCE = '/participants/payments';
 @Injectable()
 export class ChargeCardUseCase {
   private readonly fault: ProviderCallFault;
+  /** The intents of commands applied at the same time, in one statement. */
+  private readonly intents: IntentBatch<ChargeIntent, PaymentState>;
   /** `charged` for every charge of the consumer's transaction, in one statement. */
   private readonly writeCharged = async (
     manager: EntityManager,
@@ -48,6 +51,7 @@ export class ChargeCardUseCase {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.fault = new ProviderCallFault(deps.config.HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS, logger);
+    this.intents = new IntentBatch((intents) => PaymentsRepository.recordChargeIntents(deps.bookkeeping, intents));
   }
 
   async execute(command: CloudEvent<PaymentsChargeCardV1>, ctx: ConsumerContext): Promise<void> {
@@ -55,13 +59,7 @@ export class ChargeCardUseCase {
     const { sagaId, orderId, amount, currency, customerId, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
       queueSagaReply(ctx, command, type, PAYMENTS_SOURCE, { orderId, ...data });
-    const payment = await PaymentsRepository.recordChargeIntent(this.deps.bookkeeping, {
-      sagaId,
-      orderId,
-      amount,
-      currency,
-      chargeKey: idempotencyKey,
-    });
+    const payment = await this.intents.record({ sagaId, orderId, amount, currency, chargeKey: idempotencyKey });
     if (payment.status === 'charged')
       return reply(PAYMENTS_CARD_CHARGED_V1, { chargeId: payment.chargeId, amount, currency });
     if (payment.status !== 'charging') {

@@ -15,6 +15,15 @@ export interface PaymentState {
   inserted: boolean;
 }
 
+/** A charge command's intent, before its provider call. */
+export interface ChargeIntent {
+  sagaId: string;
+  orderId: string;
+  amount: number;
+  currency: string;
+  chargeKey: string;
+}
+
 const STATE = `status, charge_key, charge_id, charge_calls, refund_id, refunded_amount, reason`;
 
 function toState(row: Record<string, unknown>): PaymentState {
@@ -38,29 +47,31 @@ function toState(row: Record<string, unknown>): PaymentState {
  */
 export const PaymentsRepository = {
   /**
-   * The intent to charge: a new row `charging`, or one more call of a row still `charging` (the last call's outcome
-   * is unknown). Any other status is returned as it is, and no call must be made.
+   * The intents to charge, in one statement (`IntentBatch`; one per saga): a new row `charging`, or one more call of
+   * a row still `charging` (the last call's outcome is unknown). Any other status is returned as it is, and no call
+   * must be made. The state of each saga after it, by saga id.
    */
-  async recordChargeIntent(
-    bookkeeping: DataSource,
-    payment: { sagaId: string; orderId: string; amount: number; currency: string; chargeKey: string },
-  ): Promise<PaymentState> {
+  async recordChargeIntents(bookkeeping: DataSource, payments: ChargeIntent[]): Promise<Map<string, PaymentState>> {
+    const column = <K extends keyof ChargeIntent>(key: K) => payments.map((payment) => payment[key]);
     const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
       bookkeeping,
       `WITH upsert AS (
          INSERT INTO payments (saga_id, order_id, amount, currency, status, charge_key, charge_calls)
-         VALUES ($1, $2, $3, $4, 'charging', $5, 1)
+         SELECT saga_id, order_id, amount, currency, 'charging', charge_key, 1
+           FROM unnest($1::uuid[], $2::varchar[], $3::bigint[], $4::varchar[], $5::varchar[])
+                AS intent(saga_id, order_id, amount, currency, charge_key)
          ON CONFLICT (saga_id) DO UPDATE
            SET charge_calls = payments.charge_calls + 1, updated_at = now()
            WHERE payments.status = 'charging'
-         RETURNING ${STATE}, (xmax = 0) AS inserted
+         RETURNING saga_id, ${STATE}, (xmax = 0) AS inserted
        )
        SELECT * FROM upsert
        UNION ALL
-       SELECT ${STATE}, false FROM payments WHERE saga_id = $1 AND NOT EXISTS (SELECT 1 FROM upsert)`,
-      [payment.sagaId, payment.orderId, payment.amount, payment.currency, payment.chargeKey],
+       SELECT saga_id, ${STATE}, false FROM payments
+        WHERE saga_id = ANY($1::uuid[]) AND saga_id NOT IN (SELECT saga_id FROM upsert)`,
+      [column('sagaId'), column('orderId'), column('amount'), column('currency'), column('chargeKey')],
     );
-    return toState(rows[0]);
+    return new Map(rows.map((row) => [row.saga_id as string, toState(row)]));
   },
 
   /**

@@ -13,7 +13,8 @@ import { EntityManager } from 'typeorm';
 import { ConsumerServiceDeps } from '../consumer-service.deps';
 import { ProviderCallFault } from '../fault-injection/provider-call-fault';
 import { ShipmentRejectedError, ShippingProviderClient } from './shipping-provider.client';
-import { ShipmentsRepository } from './shipments.repository';
+import { CreateIntent, ShipmentsRepository, ShipmentState } from './shipments.repository';
+import { IntentBatch } from '../bookkeeping-query';
 
 /** `created` for every shipment of the consumer's transaction, in one statement. */
 const writeCreated = (manager: EntityManager, created: Array<{ sagaId: string; shipmentId: string }>) =>
@@ -30,6 +31,8 @@ export const SHIPPING_SOURCE = '/participants/shipping';
 @Injectable()
 export class CreateShipmentUseCase {
   private readonly fault: ProviderCallFault;
+  /** The intents of commands applied at the same time, in one statement. */
+  private readonly intents: IntentBatch<CreateIntent, ShipmentState>;
 
   constructor(
     private readonly deps: ConsumerServiceDeps,
@@ -37,6 +40,7 @@ export class CreateShipmentUseCase {
     @Inject(LOGGER) logger: Logger,
   ) {
     this.fault = new ProviderCallFault(deps.config.HOOKRAIL_FAULT_KILL_AFTER_PROVIDER_CALLS, logger);
+    this.intents = new IntentBatch((intents) => ShipmentsRepository.recordCreateIntents(deps.bookkeeping, intents));
   }
 
   async execute(command: CloudEvent<ShippingCreateShipmentV1>, ctx: ConsumerContext): Promise<void> {
@@ -44,11 +48,7 @@ export class CreateShipmentUseCase {
     const { sagaId, orderId, recipient, lines, idempotencyKey } = command.data;
     const reply = (type: string, data: Record<string, unknown>) =>
       queueSagaReply(ctx, command, type, SHIPPING_SOURCE, { orderId, ...data });
-    const shipment = await ShipmentsRepository.recordCreateIntent(this.deps.bookkeeping, {
-      sagaId,
-      orderId,
-      createKey: idempotencyKey,
-    });
+    const shipment = await this.intents.record({ sagaId, orderId, createKey: idempotencyKey });
     if (shipment.status === 'created') return reply(SHIPPING_SHIPMENT_CREATED_V1, { shipmentId: shipment.shipmentId });
     if (shipment.status !== 'creating') {
       const reason = shipment.reason ?? `the shipment is ${shipment.status}; not created`;

@@ -11,6 +11,13 @@ export interface ShipmentState {
   reason: string | null;
 }
 
+/** A create-shipment command's intent, before its carrier call. */
+export interface CreateIntent {
+  sagaId: string;
+  orderId: string;
+  createKey: string;
+}
+
 const STATE = `status, create_key, shipment_id, create_calls, reason`;
 
 function toState(row: Record<string, unknown>): ShipmentState {
@@ -30,27 +37,33 @@ function toState(row: Record<string, unknown>): ShipmentState {
  * the reply (`ctx.write`).
  */
 export const ShipmentsRepository = {
-  /** The intent to create: a new row `creating`, or one more call of a row still `creating`; else the row as it is. */
-  async recordCreateIntent(
-    bookkeeping: DataSource,
-    shipment: { sagaId: string; orderId: string; createKey: string },
-  ): Promise<ShipmentState> {
+  /**
+   * The intents to create, in one statement (`IntentBatch`; one per saga): a new row `creating`, or one more call of
+   * a row still `creating`; else the row as it is. The state of each saga after it, by saga id.
+   */
+  async recordCreateIntents(bookkeeping: DataSource, shipments: CreateIntent[]): Promise<Map<string, ShipmentState>> {
     const rows: Array<Record<string, unknown>> = await bookkeepingQuery(
       bookkeeping,
       `WITH upsert AS (
          INSERT INTO shipments (saga_id, order_id, status, create_key, create_calls)
-         VALUES ($1, $2, 'creating', $3, 1)
+         SELECT saga_id, order_id, 'creating', create_key, 1
+           FROM unnest($1::uuid[], $2::varchar[], $3::varchar[]) AS intent(saga_id, order_id, create_key)
          ON CONFLICT (saga_id) DO UPDATE
            SET create_calls = shipments.create_calls + 1, updated_at = now()
            WHERE shipments.status = 'creating'
-         RETURNING ${STATE}
+         RETURNING saga_id, ${STATE}
        )
        SELECT * FROM upsert
        UNION ALL
-       SELECT ${STATE} FROM shipments WHERE saga_id = $1 AND NOT EXISTS (SELECT 1 FROM upsert)`,
-      [shipment.sagaId, shipment.orderId, shipment.createKey],
+       SELECT saga_id, ${STATE} FROM shipments
+        WHERE saga_id = ANY($1::uuid[]) AND saga_id NOT IN (SELECT saga_id FROM upsert)`,
+      [
+        shipments.map((shipment) => shipment.sagaId),
+        shipments.map((shipment) => shipment.orderId),
+        shipments.map((shipment) => shipment.createKey),
+      ],
     );
-    return toState(rows[0]);
+    return new Map(rows.map((row) => [row.saga_id as string, toState(row)]));
   },
 
   /** The carrier created these: `created`, in the consumer's transaction (queued with `ctx.write`). */
