@@ -127,46 +127,6 @@ export class OutboxRepository {
     );
   }
 
-  /**
-   * Locks the next unpublished rows of the given lanes, oldest first within each lane, skipping rows of a key that
-   * has a parked row. One index probe per lane; lanes are visited in the order given, so a caller that rotates the
-   * order shares a full batch fairly. Rows come back ordered by id.
-   */
-  async claimBatch(lanes: number[], limit: number): Promise<OutboxRow[]> {
-    const rows = await this.rows<RawRow>(
-      `SELECT claimed.*
-         FROM unnest($1::smallint[]) WITH ORDINALITY AS owned(lane, position)
-         CROSS JOIN LATERAL (
-           SELECT o.id, o.lane, o.event_id, o.topic, o.key, o.value, o.headers, o.created_at
-             FROM outbox o
-            WHERE o.lane = owned.lane AND o.published_at IS NULL AND o.parked_at IS NULL
-              AND NOT EXISTS (
-                SELECT 1 FROM outbox parked
-                 WHERE parked.lane = o.lane AND parked.key = o.key AND parked.parked_at IS NOT NULL AND parked.published_at IS NULL)
-            ORDER BY o.id
-            LIMIT $2
-              FOR UPDATE OF o SKIP LOCKED
-         ) AS claimed
-        LIMIT $2`,
-      [lanes, limit],
-    );
-    return rows.map(fromRaw).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
-  }
-
-  /** Marks rows the broker acknowledged; `published_at` is the time of the acknowledgement. */
-  async markPublished(ids: string[]): Promise<number> {
-    const [row] = await this.rows<{ count: number }>(
-      `WITH done AS (
-         UPDATE outbox SET published_at = clock_timestamp(), attempts = attempts + 1, last_error = NULL
-          WHERE id = ANY($1::bigint[])
-         RETURNING 1)
-       SELECT count(*)::int AS count FROM done`,
-      // The ids are digits (bigint as text): one array literal instead of quoting and escaping each element.
-      [`{${ids.join(',')}}`],
-    );
-    return row.count;
-  }
-
   /** Parks rows the broker rejected for good (the column `parked_at` holds the time they were parked). */
   async markParked(rows: RowToPark[]): Promise<number> {
     const [row] = await this.rows<{ count: number }>(
@@ -288,6 +248,46 @@ export class OutboxRepository {
     );
     return row.oldest;
   }
+}
+
+/**
+ * The relay's claim: locks the next unpublished rows of the given lanes, oldest first within each lane, skipping rows
+ * of a key that has a parked row. One index probe per lane; lanes are visited in the order given, so a caller that
+ * rotates the order shares a full batch fairly. Its values are inlined (integers, checked), so that the lane
+ * connection sends it in one round trip with the BEGIN before it (the simple protocol takes no parameters); its rows
+ * go through `claimedRows`.
+ */
+export function claimStatement(lanes: readonly number[], limit: number): string {
+  if (!lanes.every(Number.isInteger) || !Number.isInteger(limit)) throw new Error('lanes and limit must be integers');
+  return `SELECT claimed.*
+    FROM unnest('{${lanes.join(',')}}'::smallint[]) WITH ORDINALITY AS owned(lane, position)
+    CROSS JOIN LATERAL (
+      SELECT o.id, o.lane, o.event_id, o.topic, o.key, o.value, o.headers, o.created_at
+        FROM outbox o
+       WHERE o.lane = owned.lane AND o.published_at IS NULL AND o.parked_at IS NULL
+         AND NOT EXISTS (
+           SELECT 1 FROM outbox parked
+            WHERE parked.lane = o.lane AND parked.key = o.key AND parked.parked_at IS NOT NULL AND parked.published_at IS NULL)
+       ORDER BY o.id
+       LIMIT ${limit}
+         FOR UPDATE OF o SKIP LOCKED
+    ) AS claimed
+   LIMIT ${limit}`;
+}
+
+/** The rows `claimStatement` returned, ordered by id. */
+export function claimedRows(rows: unknown[]): OutboxRow[] {
+  return (rows as RawRow[]).map(fromRaw).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * Marks rows the broker acknowledged; `published_at` is the time of the acknowledgement. The ids (bigints as digits,
+ * checked) are inlined, so that the lane connection sends it in one round trip with the COMMIT after it.
+ */
+export function markPublishedStatement(ids: readonly string[]): string {
+  if (!ids.every((id) => /^\d+$/.test(id))) throw new Error('outbox ids must be digits');
+  return `UPDATE outbox SET published_at = clock_timestamp(), attempts = attempts + 1, last_error = NULL
+   WHERE id = ANY('{${ids.join(',')}}'::bigint[])`;
 }
 
 interface RawRow {

@@ -40,9 +40,8 @@ export async function drainBatch(
   logger: Logger,
   settings: DrainSettings,
 ): Promise<DrainResult> {
-  return session.transaction(async () => {
-    const rows = await session.outbox.claimBatch(lanes, settings.batchSize);
-    if (rows.length === 0) return { claimed: 0, published: 0, parked: 0 };
+  return session.claimTransaction(lanes, settings.batchSize, async (rows) => {
+    if (rows.length === 0) return { published: [], result: { claimed: 0, published: 0, parked: 0 } };
     metrics.batchSize.observe(rows.length);
 
     const send = async (chunk: OutboxRow[]) => {
@@ -67,7 +66,6 @@ export async function drainBatch(
       throw new PublishFailedError(rows, error);
     }
 
-    if (outcome.published.length) await session.outbox.markPublished(outcome.published.map((row) => row.id));
     if (outcome.parked.length) {
       await session.outbox.markParked(
         outcome.parked.map(({ row, error }) => ({ id: row.id, error: `${error.name}: ${error.message}` })),
@@ -88,6 +86,9 @@ export async function drainBatch(
         );
       }
     }
-    return { claimed: rows.length, published: outcome.published.length, parked: outcome.parked.length };
+    return {
+      published: outcome.published.map((row) => row.id),
+      result: { claimed: rows.length, published: outcome.published.length, parked: outcome.parked.length },
+    };
   });
 }

@@ -1,6 +1,15 @@
 import { clientRows } from '@app/db';
-import { notificationConcerns, OUTBOX_CHANNEL, OUTBOX_LANES, OutboxRepository } from '@app/outbox';
-import { Client } from 'pg';
+import {
+  claimedRows,
+  claimStatement,
+  markPublishedStatement,
+  notificationConcerns,
+  OUTBOX_CHANNEL,
+  OUTBOX_LANES,
+  OutboxRepository,
+  OutboxRow,
+} from '@app/outbox';
+import { Client, QueryResult } from 'pg';
 import { planLanes } from './lane-plan';
 import { LaneLockRepository } from './lane-lock.repository';
 
@@ -91,11 +100,24 @@ export class LaneSession {
     return { members, acquired, released: plan.release };
   }
 
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
-    await this.client.query('BEGIN');
+  /**
+   * One claim-publish-mark transaction in two round trips: the BEGIN goes with the claim (`claimStatement`), the mark
+   * of what the broker acknowledged (`markPublishedStatement`) with the COMMIT, each as one simple-protocol query.
+   * `work` gets the claimed rows (none: the transaction just ends) and returns the ids to mark with its result;
+   * anything it throws, or a failed statement, rolls the whole transaction back.
+   */
+  async claimTransaction<T>(
+    lanes: readonly number[],
+    limit: number,
+    work: (rows: OutboxRow[]) => Promise<{ published: readonly string[]; result: T }>,
+  ): Promise<T> {
     try {
-      const result = await work();
-      await this.client.query('COMMIT');
+      const [, claimed] = (await this.client.query(`BEGIN; ${claimStatement(lanes, limit)}`)) as unknown as [
+        QueryResult,
+        QueryResult,
+      ];
+      const { published, result } = await work(claimedRows(claimed.rows));
+      await this.client.query(published.length ? `${markPublishedStatement(published)}; COMMIT` : 'COMMIT');
       return result;
     } catch (error) {
       await this.client.query('ROLLBACK').catch(() => undefined);
