@@ -251,16 +251,12 @@ export class OutboxRepository {
 }
 
 /**
- * The relay's claim: locks the next unpublished rows of the given lanes, oldest first within each lane, skipping rows
- * of a key that has a parked row. One index probe per lane; lanes are visited in the order given, so a caller that
- * rotates the order shares a full batch fairly. Its values are inlined (integers, checked), so that the lane
- * connection sends it in one round trip with the BEGIN before it (the simple protocol takes no parameters); its rows
- * go through `claimedRows`.
+ * The relay's claim: locks the next unpublished rows of the given lanes ($1), oldest first within each lane, at most
+ * $2, skipping rows of a key that has a parked row. One index probe per lane; lanes are visited in the order given,
+ * so a caller that rotates the order shares a full batch fairly.
  */
-export function claimStatement(lanes: readonly number[], limit: number): string {
-  if (!lanes.every(Number.isInteger) || !Number.isInteger(limit)) throw new Error('lanes and limit must be integers');
-  return `SELECT claimed.*
-    FROM unnest('{${lanes.join(',')}}'::smallint[]) WITH ORDINALITY AS owned(lane, position)
+const CLAIM = `SELECT claimed.*
+    FROM unnest($1::smallint[]) WITH ORDINALITY AS owned(lane, position)
     CROSS JOIN LATERAL (
       SELECT o.id, o.lane, o.event_id, o.topic, o.key, o.value, o.headers, o.created_at
         FROM outbox o
@@ -269,25 +265,39 @@ export function claimStatement(lanes: readonly number[], limit: number): string 
            SELECT 1 FROM outbox parked
             WHERE parked.lane = o.lane AND parked.key = o.key AND parked.parked_at IS NOT NULL AND parked.published_at IS NULL)
        ORDER BY o.id
-       LIMIT ${limit}
+       LIMIT $2
          FOR UPDATE OF o SKIP LOCKED
     ) AS claimed
-   LIMIT ${limit}`;
+   LIMIT $2`;
+
+/** Marks the rows ($1) the broker acknowledged; `published_at` is the time of the acknowledgement. */
+const MARK_PUBLISHED = `UPDATE outbox SET published_at = clock_timestamp(), attempts = attempts + 1, last_error = NULL
+   WHERE id = ANY($1::bigint[])`;
+
+/**
+ * The relay's claim and mark, prepared once on its lane connection (SQL `PREPARE`, planned as a protocol-level
+ * prepared statement is), so that `claimStatement` and `markPublishedStatement` can go with the BEGIN and the COMMIT
+ * in one simple-protocol query each: one round trip where a parameterised statement would take its own.
+ */
+export const PREPARE_RELAY_STATEMENTS =
+  `PREPARE hookrail_relay_claim (smallint[], int) AS ${CLAIM}; ` +
+  `PREPARE hookrail_relay_mark (bigint[]) AS ${MARK_PUBLISHED}`;
+
+/** Runs the prepared claim for these lanes (integers, checked); its rows go through `claimedRows`. */
+export function claimStatement(lanes: readonly number[], limit: number): string {
+  if (!lanes.every(Number.isInteger) || !Number.isInteger(limit)) throw new Error('lanes and limit must be integers');
+  return `EXECUTE hookrail_relay_claim('{${lanes.join(',')}}', ${limit})`;
 }
 
-/** The rows `claimStatement` returned, ordered by id. */
+/** The rows the claim returned, ordered by id. */
 export function claimedRows(rows: unknown[]): OutboxRow[] {
   return (rows as RawRow[]).map(fromRaw).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : 1));
 }
 
-/**
- * Marks rows the broker acknowledged; `published_at` is the time of the acknowledgement. The ids (bigints as digits,
- * checked) are inlined, so that the lane connection sends it in one round trip with the COMMIT after it.
- */
+/** Runs the prepared mark for these rows (bigints as digits, checked). */
 export function markPublishedStatement(ids: readonly string[]): string {
   if (!ids.every((id) => /^\d+$/.test(id))) throw new Error('outbox ids must be digits');
-  return `UPDATE outbox SET published_at = clock_timestamp(), attempts = attempts + 1, last_error = NULL
-   WHERE id = ANY('{${ids.join(',')}}'::bigint[])`;
+  return `EXECUTE hookrail_relay_mark('{${ids.join(',')}}')`;
 }
 
 interface RawRow {

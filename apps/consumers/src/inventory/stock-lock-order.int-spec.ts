@@ -212,6 +212,24 @@ describe('inventory: stock rows locked in one order (real Postgres)', () => {
     });
   });
 
+  it('reserves once for a saga that two transactions reserve at once (a rebalance overlap): the later rolls back', async () => {
+    group = inventory(0);
+    await setStock({ 'twice-a': 10 });
+    const command = reserve('twice-a');
+    // The second transaction reads no reservation for the saga, then waits for the stock row the first holds; the
+    // first commits its reservation; the second's insert of the same saga's reservation comes back short.
+    const failures = await interleave([command], [command]);
+
+    expect(failures).toEqual([
+      'Error: 1 of 1 sagas got a reservation from another transaction meanwhile; retrying on what is there now',
+    ]);
+    expect(await stock(['twice-a'])).toEqual({ 'twice-a': 9 });
+    const reservations = await db.dataSource.query(`SELECT status FROM stock_reservations WHERE saga_id = $1`, [
+      command.data.sagaId,
+    ]);
+    expect(reservations).toEqual([{ status: 'reserved' }]);
+  });
+
   it('applies a batch in the same few statements whatever its size: reservations, releases and refusals', async () => {
     /** Statements the transaction sends from its first command to its commit, and the stock they leave. */
     async function statementsFor(size: number, sku: string): Promise<{ statements: number; left: number }> {

@@ -8,6 +8,7 @@ import {
   OUTBOX_LANES,
   OutboxRepository,
   OutboxRow,
+  PREPARE_RELAY_STATEMENTS,
 } from '@app/outbox';
 import { Client, QueryResult } from 'pg';
 import { planLanes } from './lane-plan';
@@ -64,7 +65,7 @@ export class LaneSession {
     await client.connect();
     const session = new LaneSession(client, onNotification);
     try {
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}; ${PREPARE_RELAY_STATEMENTS}`);
       for (let slot = 0; slot < MAX_MEMBER_SLOTS; slot++) {
         if (await session.locks.tryJoinAsMember(slot)) {
           session.slot = slot;
@@ -102,7 +103,8 @@ export class LaneSession {
 
   /**
    * One claim-publish-mark transaction in two round trips: the BEGIN goes with the claim (`claimStatement`), the mark
-   * of what the broker acknowledged (`markPublishedStatement`) with the COMMIT, each as one simple-protocol query.
+   * of what the broker acknowledged (`markPublishedStatement`) with the COMMIT, each as one simple-protocol query
+   * running a statement prepared when the connection opened.
    * `work` gets the claimed rows (none: the transaction just ends) and returns the ids to mark with its result;
    * anything it throws, or a failed statement, rolls the whole transaction back.
    */
