@@ -1,4 +1,4 @@
-import { GroupCommit, Waiting } from '@app/consumer-runtime';
+import { GroupCommit } from '@app/consumer-runtime';
 import { poolQuery } from '@app/db';
 import { DataSource } from 'typeorm';
 
@@ -33,29 +33,19 @@ export class IntentBatch<I extends { sagaId: string }, R> {
 
   constructor(
     /** Writes the intents in one statement; the state of each saga after it. */
-    private readonly write: (intents: I[]) => Promise<Map<string, R>>,
+    write: (intents: I[]) => Promise<Map<string, R>>,
   ) {
-    this.intents = new GroupCommit<I, R>({ take: distinctSagas, commit: (batch) => this.commit(batch) });
+    const states = async (intents: I[]) => stateOfEach(intents, await write(intents));
+    this.intents = new GroupCommit<I, R>({
+      take: distinctSagas,
+      together: states,
+      alone: async (intent) => (await states([intent]))[0],
+    });
   }
 
   /** The saga's state after its intent was written. */
   record(intent: I): Promise<R> {
     return this.intents.submit(intent);
-  }
-
-  private async commit(batch: Array<Waiting<I, R>>): Promise<void> {
-    try {
-      return answer(batch, await this.write(batch.map(({ item }) => item)));
-    } catch (error) {
-      if (batch.length === 1) return batch[0].reject(error);
-    }
-    for (const one of batch) {
-      try {
-        answer([one], await this.write([one.item]));
-      } catch (error) {
-        one.reject(error);
-      }
-    }
   }
 }
 
@@ -69,10 +59,10 @@ function distinctSagas(queued: ReadonlyArray<{ sagaId: string }>): number {
   return seen.size;
 }
 
-function answer<I extends { sagaId: string }, R>(batch: Array<Waiting<I, R>>, states: Map<string, R>): void {
-  for (const { item, resolve, reject } of batch) {
-    const state = states.get(item.sagaId);
-    if (state === undefined) reject(new Error(`the intent statement returned no row for saga ${item.sagaId}`));
-    else resolve(state);
-  }
+function stateOfEach<I extends { sagaId: string }, R>(intents: I[], states: Map<string, R>): R[] {
+  return intents.map(({ sagaId }) => {
+    const state = states.get(sagaId);
+    if (state === undefined) throw new Error(`the intent statement returned no row for saga ${sagaId}`);
+    return state;
+  });
 }

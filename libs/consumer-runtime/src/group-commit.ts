@@ -1,5 +1,5 @@
 /** An item waiting for the transaction that will commit it, and its answer. */
-export interface Waiting<T, R> {
+interface Waiting<T, R> {
   item: T;
   resolve(result: R): void;
   reject(error: unknown): void;
@@ -8,7 +8,8 @@ export interface Waiting<T, R> {
 /**
  * Smart batching for a transaction end: items handed over in the same turn of the event loop, or while transactions
  * are in flight, are committed together by the next one (or by several at once, when more queued than one takes);
- * nothing waits when it is idle.
+ * nothing waits when it is idle. When a shared commit fails, each of its items is committed alone, so that only the
+ * one at fault fails.
  */
 export class GroupCommit<T, R> {
   private queue: Array<Waiting<T, R>> = [];
@@ -18,8 +19,12 @@ export class GroupCommit<T, R> {
     private readonly deps: {
       /** How many of the items at the head of the queue one transaction takes (at least one is taken). */
       take(queued: readonly T[]): number;
-      /** Commits the items, answering each. */
-      commit(batch: Array<Waiting<T, R>>): Promise<void>;
+      /** Commits several items together, answering each in order. */
+      together(items: T[]): Promise<R[]>;
+      /** Commits one item: a batch of one, or each item of a shared commit that failed. */
+      alone(item: T): Promise<R>;
+      /** A shared commit failed; its items are committed alone next. */
+      onSplit?(error: unknown, items: number): void;
     },
   ) {}
 
@@ -44,8 +49,27 @@ export class GroupCommit<T, R> {
         const count = Math.max(1, this.deps.take(this.queue.map((waiting) => waiting.item)));
         batches.push(this.queue.splice(0, count));
       }
-      await Promise.all(batches.map((batch) => this.deps.commit(batch)));
+      await Promise.all(batches.map((batch) => this.commit(batch)));
     }
     this.draining = false;
+  }
+
+  private async commit(batch: Array<Waiting<T, R>>): Promise<void> {
+    if (batch.length > 1) {
+      try {
+        const results = await this.deps.together(batch.map(({ item }) => item));
+        batch.forEach((waiting, index) => waiting.resolve(results[index]));
+        return;
+      } catch (error) {
+        this.deps.onSplit?.(error, batch.length);
+      }
+    }
+    for (const waiting of batch) {
+      try {
+        waiting.resolve(await this.deps.alone(waiting.item));
+      } catch (error) {
+        waiting.reject(error);
+      }
+    }
   }
 }

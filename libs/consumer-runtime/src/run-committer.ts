@@ -1,6 +1,6 @@
 import { Logger } from 'pino';
 import { errorMessage } from './classify-error';
-import { GroupCommit, Waiting } from './group-commit';
+import { GroupCommit } from './group-commit';
 import { HandledMessage, Reading } from './steps/message';
 import { Failure, nextFailure } from './steps/retry.middleware';
 import { Apply, Delivery, Outcome } from './steps/step';
@@ -34,7 +34,16 @@ export class RunCommitter {
       apply: Apply;
     },
   ) {
-    this.runs = new GroupCommit({ take: (runs) => this.fitting(runs), commit: (runs) => this.commitRuns(runs) });
+    this.runs = new GroupCommit({
+      take: (runs) => this.fitting(runs),
+      together: (runs) => this.transaction(runs),
+      alone: (run) => this.alone(run),
+      onSplit: (error, runs) =>
+        deps.logger.debug(
+          { group: deps.group, runs, err: errorMessage(error) },
+          'shared batch transaction failed; applying its runs one by one',
+        ),
+    });
   }
 
   /** The run through the fast path, in a transaction it may share with other partitions' runs. */
@@ -54,28 +63,6 @@ export class RunCommitter {
       count++;
     }
     return count;
-  }
-
-  private async commitRuns(runs: Array<Waiting<RunItem[], RunResult>>): Promise<void> {
-    if (runs.length > 1) {
-      try {
-        const results = await this.transaction(runs.map((queued) => queued.item));
-        runs.forEach((queued, index) => queued.resolve(results[index]));
-        return;
-      } catch (error) {
-        this.deps.logger.debug(
-          { group: this.deps.group, runs: runs.length, err: errorMessage(error) },
-          'shared batch transaction failed; applying its runs one by one',
-        );
-      }
-    }
-    for (const queued of runs) {
-      try {
-        queued.resolve(await this.alone(queued.item));
-      } catch (error) {
-        queued.reject(error);
-      }
-    }
   }
 
   /** The run in a transaction of its own; when it fails, the message at fault (if one was). */

@@ -1,6 +1,6 @@
 import { Logger } from 'pino';
 import { errorMessage } from '../classify-error';
-import { GroupCommit, Waiting } from '../group-commit';
+import { GroupCommit } from '../group-commit';
 import { PendingWrites } from '../pending-writes';
 import { effectSteps } from '../pipeline';
 import { ParsedMessage } from '../steps/message';
@@ -45,33 +45,18 @@ export class KeyedCommitter {
     this.apply = effectSteps(deps.group, captured);
     this.records = new GroupCommit({
       take: (records) => Math.min(records.length, deps.maxBatchSize),
-      commit: (batch) => this.commitBatch(batch),
+      together: (records) => this.transaction(records),
+      alone: async (record) => (await this.transaction([record]))[0],
+      onSplit: (error, records) =>
+        deps.logger.debug(
+          { group: deps.group, records, err: errorMessage(error) },
+          'shared commit failed; committing its records one by one',
+        ),
     });
   }
 
   commit(record: RecordToCommit): Promise<CommitOutcome> {
     return this.records.submit(record);
-  }
-
-  private async commitBatch(batch: Array<Waiting<RecordToCommit, CommitOutcome>>): Promise<void> {
-    try {
-      const outcomes = await this.transaction(batch.map(({ item }) => item));
-      batch.forEach((queued, index) => queued.resolve(outcomes[index]));
-      return;
-    } catch (error) {
-      if (batch.length === 1) return batch[0].reject(error);
-      this.deps.logger.debug(
-        { group: this.deps.group, records: batch.length, err: errorMessage(error) },
-        'shared commit failed; committing its records one by one',
-      );
-    }
-    for (const queued of batch) {
-      try {
-        queued.resolve((await this.transaction([queued.item]))[0]);
-      } catch (error) {
-        queued.reject(error);
-      }
-    }
   }
 
   /** The records in one transaction; claims not taken (records to rerun, parked ones) are given back. */
