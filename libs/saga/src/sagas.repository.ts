@@ -129,23 +129,10 @@ export const SagasRepository = {
    * (the unique constraint decides, so a replayed start event never starts a second saga). True when inserted.
    */
   async insert(manager: EntityManager, saga: NewSaga): Promise<boolean> {
-    const rows = await preparedQuery(
-      manager,
-      `INSERT INTO sagas (id, type, correlation_id, start_event_id, state, step, step_name, attempts, deadline, version,
-                          data, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'running', 0, $5, 1, clock_timestamp() + make_interval(secs => $6::float8 / 1000), 1,
-               $7, clock_timestamp(), clock_timestamp())
-       ON CONFLICT (type, correlation_id) DO NOTHING
-       RETURNING id`,
-      [saga.id, saga.type, saga.correlationId, saga.startEventId, saga.stepName, saga.timeoutMs, saga.data],
-    );
-    return rows.length === 1;
+    return (await SagasRepository.insertMany(manager, [saga])).length === 1;
   },
 
-  /**
-   * Many new sagas in one statement, as `insert` writes one; the ids of those inserted (a saga whose type and
-   * correlation id exist already is skipped).
-   */
+  /** Many new sagas in one statement, each as `insert` writes one; the ids of those inserted. */
   async insertMany(manager: EntityManager, sagas: NewSaga[]): Promise<string[]> {
     if (sagas.length === 0) return [];
     const column = <K extends keyof NewSaga>(key: K) => sagas.map((saga) => saga[key]);
