@@ -56,9 +56,4 @@ export interface ConsumerService<E extends object = object> {
    * Default `batch`: one record at a time per partition, runs of records in one transaction.
    */
   concurrency?: Concurrency;
-  /**
-   * Partitions the group works on at the same time in this process, instead of CONSUMER_PARTITION_CONCURRENCY: 1 for
-   * a group whose partitions would only wait on each other's locks (a popular SKU's stock row).
-   */
-  partitionConcurrency?: number;
 }

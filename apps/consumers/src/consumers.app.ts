@@ -78,7 +78,7 @@ export async function startConsumers(
   const dataSource = await connect({
     url: config.DATABASE_URL,
     applicationName: 'hookrail-consumers',
-    poolSize: 2 + config.CONSUMER_GROUPS.length * config.CONSUMER_PARTITION_CONCURRENCY,
+    poolSize: config.DATABASE_POOL_SIZE ?? 2 + 3 * config.CONSUMER_GROUPS.length,
     entities: CONSUMERS_ENTITIES,
   });
   // The groups that call providers (they apply records by key) commit their bookkeeping around each call on a pool of
@@ -182,7 +182,7 @@ export async function startConsumers(
       sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
       heartbeatIntervalMs: config.KAFKA_HEARTBEAT_INTERVAL_MS,
       rebalanceTimeoutMs: config.KAFKA_REBALANCE_TIMEOUT_MS,
-      partitionsConsumedConcurrently: service.partitionConcurrency ?? config.CONSUMER_PARTITION_CONCURRENCY,
+      partitionsConsumedConcurrently: config.CONSUMER_PARTITION_CONCURRENCY,
       retryCeilingMs: service.retryCeilingMs ?? config.CONSUMER_RETRY_CEILING_MS,
       keyOrder: config.CONSUMER_KEY_PARKING === 'off' ? 'none' : (service.keyOrder ?? 'none'),
       concurrency: service.concurrency ?? 'batch',

@@ -1,7 +1,7 @@
 import { CONSUMER_GROUPS } from '@app/contracts';
 import { OutboundWebhooksEnv } from '@app/webhooks';
 import { Transform, Type } from 'class-transformer';
-import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsNumber, Matches, Max, Min } from 'class-validator';
+import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, Matches, Max, Min } from 'class-validator';
 
 /**
  * The configuration every consumer group shares; read from the environment once, in main.ts, together with each
@@ -55,14 +55,26 @@ export class ConsumersEnv extends OutboundWebhooksEnv {
   CONSUMER_BATCH_SIZE = 500;
 
   /**
-   * Partitions one group works on at the same time, each strictly in order, unless the group's definition sets its own
-   * (`partitionConcurrency`: inventory 1). The process's database pool has 2 + groups × this connections.
+   * Partitions one group works on at the same time, each strictly in order. The runs of the partitions a fetch brings
+   * share one transaction, so the default covers every partition a group is likely to hold: a fetch costs one
+   * transaction, not one per few partitions.
    */
   @Type(() => Number)
   @IsInt()
   @Min(1)
   @Max(64)
-  CONSUMER_PARTITION_CONCURRENCY = 3;
+  CONSUMER_PARTITION_CONCURRENCY = 32;
+
+  /**
+   * Postgres connections of the consumer groups (the keyed groups' bookkeeping has a small pool of its own). Unset:
+   * 2 + 3 per group; a group's shared transaction takes one, its retries queue for the rest. From 1 to 200.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE?: number;
 
   /**
    * Groups that apply records by key (`concurrency: 'key'` in their definition): records of one partition worked on
