@@ -191,6 +191,7 @@ export async function startConsumers(
         maxInFlight: config.CONSUMER_MAX_IN_FLIGHT,
       },
       unparkResendMs: config.CONSUMER_UNPARK_RESEND_MS,
+      commitIntervalMs: config.CONSUMER_COMMIT_INTERVAL_MS,
       breaker: {
         failureThreshold: config.CONSUMER_BREAKER_FAILURES,
         probeIntervalMs: config.CONSUMER_BREAKER_PROBE_MS,

@@ -26,7 +26,7 @@ import { KeyedRecords } from './keyed/keyed-records';
 const REBALANCING = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'NOT_COORDINATOR']);
 export const DEFAULT_RETRY_CEILING_MS = 3_600_000;
 export const DEFAULT_UNPARK_RESEND_MS = 60_000;
-export const DEFAULT_COMMIT_INTERVAL_MS = 50;
+export const DEFAULT_COMMIT_INTERVAL_MS = 500;
 export const DEFAULT_KEYED_SETTINGS: KeyedSettings = { perPartition: 32, maxInFlight: 128, windowSize: 1_000 };
 
 /**
@@ -74,7 +74,7 @@ export interface ConsumerRuntimeOptions {
   concurrency?: Concurrency;
   /** With `concurrency: 'key'`: the bounds (defaults DEFAULT_KEYED_SETTINGS). */
   keyed?: Partial<KeyedSettings>;
-  /** Offset commits of the group go out at most this often, all partitions in one request (default 50 ms). */
+  /** Offset commits of the group go out at most this often, all partitions in one request (default 500 ms). */
   commitIntervalMs?: number;
   /** Called after each database commit, before the offset commit: the crash tests kill the process here. */
   afterDbCommit?: (written: WrittenRows) => void;

@@ -143,6 +143,16 @@ export class ConsumersEnv extends OutboundWebhooksEnv {
   CONSUMER_UNPARK_RESEND_MS = 60_000;
 
   /**
+   * A group's offset commits go to the broker at most this often, all its partitions in one request; at rest a commit
+   * goes at once. A crash redelivers what was applied and not yet committed, and the dedupe table skips it.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
+  CONSUMER_COMMIT_INTERVAL_MS = 500;
+
+  /**
    * Consecutive failures on one dependency, with no answer in between, that open the group's breaker for it (and the
    * agent's breaker for the model).
    */
