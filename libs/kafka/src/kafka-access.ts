@@ -2,6 +2,7 @@ import { ConfigError } from '@app/config';
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaConnection, kafkaPrincipal, kafkaSecurity } from './kafka-connection';
 import { explainKafkaError } from './kafka-errors';
+import { quietIdleRequestQueues } from './request-queue-timers';
 import { ensureTopics } from './topic-admin';
 
 export interface KafkaAccess {
@@ -20,6 +21,7 @@ export interface KafkaAccess {
 export async function checkKafkaAccess(connection: KafkaConnection, access: KafkaAccess): Promise<void> {
   const principal = kafkaPrincipal(connection);
   const refusedGroups = new Set<string>();
+  quietIdleRequestQueues();
   const admin = new Kafka({
     clientId: 'hookrail-access-check',
     ...kafkaSecurity(connection),

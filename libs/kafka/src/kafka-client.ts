@@ -1,6 +1,7 @@
 import { Kafka, logLevel, LogEntry, RetryOptions } from 'kafkajs';
 import { Logger } from 'pino';
 import { KafkaConnection, kafkaSecurity } from './kafka-connection';
+import { quietIdleRequestQueues } from './request-queue-timers';
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
@@ -34,6 +35,7 @@ export function createKafka(
   logger?: Logger,
   options: KafkaClientOptions = {},
 ): Kafka {
+  quietIdleRequestQueues();
   return new Kafka({
     clientId,
     ...kafkaSecurity(connection),
