@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Notification } from 'pg';
 import { DataSource } from 'typeorm';
 import { addToOutbox } from './outbox';
-import { NOTIFY_STATEMENT, notifyOutbox, OUTBOX_CHANNEL, OutboxNotifier } from './outbox-notify';
+import { notifyOutbox, OUTBOX_CHANNEL, OutboxNotifier } from './outbox-notify';
 
 describe('the outbox notification', () => {
   let database: TestDatabase;
@@ -41,21 +41,6 @@ describe('the outbox notification', () => {
     await listener.end();
     await dataSource.destroy();
     await database.drop();
-  });
-
-  it('commits without waiting for the disk, and leaves the connection waiting for it in later transactions', async () => {
-    const runner = dataSource.createQueryRunner();
-    try {
-      await runner.startTransaction();
-      await runner.query(NOTIFY_STATEMENT, [OUTBOX_CHANNEL, '7']);
-      const [during] = await runner.query('SHOW synchronous_commit');
-      await runner.commitTransaction();
-      const [after] = await runner.query('SHOW synchronous_commit');
-      expect([during.synchronous_commit, after.synchronous_commit]).toEqual(['off', 'on']);
-    } finally {
-      await runner.release();
-    }
-    await waitFor(() => notifications.some(({ payload }) => payload === '7'), { what: 'the notification' });
   });
 
   it('is never sent from inside the inserting transaction (its commit would hold the database-wide notify lock)', async () => {

@@ -15,22 +15,9 @@ export function notificationConcerns(payload: string | undefined, owned: readonl
   return !lanes.every(Number.isInteger) || owned.some((lane) => lanes.includes(lane));
 }
 
-/**
- * A NOTIFY in a statement (and so a transaction) of its own, whose commit does not wait for the WAL to reach the disk.
- * A NOTIFY transaction is given a transaction id and so a commit record: with synchronous_commit on, each waited for an
- * fdatasync of its own while holding Postgres's database-wide notify lock. Nothing is lost without the wait: the rows
- * it announces were committed and flushed before it, and listeners are signalled at its commit either way.
- */
-export const NOTIFY_STATEMENT = `SELECT pg_notify($1, $2), set_config('synchronous_commit', 'off', true)`;
-
-/** One NOTIFY on `channel` with `payload`, in a transaction of its own (NOTIFY_STATEMENT). */
-export async function notifyChannel(dataSource: DataSource, channel: string, payload = ''): Promise<void> {
-  await poolQuery(dataSource, NOTIFY_STATEMENT, [channel, payload]);
-}
-
 /** One NOTIFY on the outbox channel, in a statement (and so a transaction) of its own; `lanes` '' names every lane. */
 export async function notifyOutbox(dataSource: DataSource, lanes = ''): Promise<void> {
-  await notifyChannel(dataSource, OUTBOX_CHANNEL, lanes);
+  await poolQuery(dataSource, `SELECT pg_notify($1, $2)`, [OUTBOX_CHANNEL, lanes]);
 }
 
 /**

@@ -14,19 +14,6 @@ import { Client, QueryResult } from 'pg';
 import { planLanes } from './lane-plan';
 import { LaneLockRepository } from './lane-lock.repository';
 
-/**
- * The lane connection's settings.
- * - `enable_seqscan=off`: statements on this connection are prepared once and their plans cached (clientRows). A plan
- *   cached while the outbox was nearly empty could be a sequential scan that a backlog turns into a full-table scan per
- *   batch; this connection only ever wants the outbox's indexes, so sequential scans are priced out of its plans.
- * - `synchronous_commit=off`: a claim-publish-mark transaction's commit does not wait for its own fdatasync (one per
- *   claim at low rates). Its rows are in Kafka, acknowledged by every in-sync replica, before the mark commits; a
- *   mark that a Postgres crash loses (the last few hundred milliseconds of WAL at most) makes the relay publish those
- *   rows again, as a relay killed between the broker's acknowledgement and its commit does, and the consumers' dedupe
- *   applies them once. Nothing is lost.
- */
-export const LANE_CONNECTION_OPTIONS = '-c enable_seqscan=off -c synchronous_commit=off';
-
 /** More member slots than relays anyone would run against one database. */
 const MAX_MEMBER_SLOTS = 1024;
 
@@ -66,11 +53,14 @@ export class LaneSession {
   }
 
   static async open(url: string, onNotification: () => void): Promise<LaneSession> {
+    // Statements on this connection are prepared once and their plans cached (clientRows). A plan cached while the
+    // outbox was nearly empty could be a sequential scan that a backlog turns into a full-table scan per batch; this
+    // connection only ever wants the outbox's indexes, so sequential scans are priced out of its plans.
     const client = new Client({
       connectionString: url,
       application_name: 'hookrail-relay',
       statement_timeout: 30_000,
-      options: LANE_CONNECTION_OPTIONS,
+      options: '-c enable_seqscan=off',
     });
     await client.connect();
     const session = new LaneSession(client, onNotification);

@@ -1,8 +1,8 @@
 import { errorMessage } from '@app/consumer-runtime';
-import { connect } from '@app/db';
+import { connect, poolQuery } from '@app/db';
 import { scheduleJob } from '@app/jobs';
 import { LOGGER } from '@app/logger';
-import { notifyChannel, OutboxNotifier } from '@app/outbox';
+import { OutboxNotifier } from '@app/outbox';
 import { GuardedHttpClient, SsrfGuard } from '@app/ssrf-guard';
 import { LeaseOwnerSession, TaskDeadLetters, watchGoneOwners } from '@app/tasks';
 import {
@@ -59,7 +59,7 @@ export class WebhookWorkers implements OnApplicationBootstrap, OnApplicationShut
       this.logger.warn({ group, ...exceptions }, 'outbound webhooks: exceptions to the SSRF rules are configured');
     else this.logger.info({ group }, 'outbound webhooks: SSRF rules without exceptions');
     const notifier = new OutboxNotifier(
-      () => notifyChannel(dataSource, DELIVERIES_CHANNEL),
+      () => poolQuery(dataSource, `SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]),
       (error) => this.logger.warn({ group, err: errorMessage(error) }, 'could not notify the webhook workers'),
     );
     let dispatcher: DeliveryDispatcher | undefined;
