@@ -101,13 +101,37 @@ export async function waitHttp(port: number, pathname: string, timeoutMs = 30_00
   }
 }
 
-/** A compiled app (npm run build first) as a child process. */
+/** The apps this benchmark started that are still running. */
+const running = new Set<ChildProcess>();
+let killingOnExit = false;
+
+/**
+ * Kills the apps still running when the benchmark's process exits, a crash included, so that none outlives it and
+ * spends the next run's CPU. A SIGINT or SIGTERM no one else handles ends the benchmark the same way.
+ */
+function killAppsOnExit(): void {
+  killingOnExit = true;
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    if (process.listenerCount(signal) === 0) process.once(signal, () => process.exit(code));
+}
+
+/** A compiled app (npm run build first) as a child process, killed if the benchmark exits first. */
 export function spawnBuilt(entry: string, env: NodeJS.ProcessEnv, nodeOptions: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeOptions, entry], {
+  if (!killingOnExit) killAppsOnExit();
+  const child = spawn(process.execPath, [...nodeOptions, entry], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
