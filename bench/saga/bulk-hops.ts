@@ -56,18 +56,23 @@ export async function bulkHops(
   return { relay, ledger };
 }
 
-const PROCESS_ROWS: Array<{ name: HopProcess; bulk: (bulk: { relay: Cost; ledger: Cost }) => number; as: string }> = [
-  { name: 'relay', bulk: (b) => b.relay.cpuMs.relay, as: 'the drain' },
-  { name: 'consumers', bulk: (b) => b.ledger.cpuMs.consumers, as: 'the ledger' },
-  {
-    name: 'postgres',
-    bulk: (b) => b.relay.cpuMs.postgres + b.ledger.cpuMs.postgres,
-    as: 'drain + ledger',
-  },
-  { name: 'broker', bulk: (b) => b.relay.cpuMs.broker + b.ledger.cpuMs.broker, as: 'drain + ledger' },
+type Counter = 'cpuMs' | 'wakeUps';
+
+const PROCESS_ROWS: Array<{
+  name: HopProcess;
+  bulk: (bulk: { relay: Cost; ledger: Cost }, counter: Counter) => number;
+  as: string;
+}> = [
+  { name: 'relay', bulk: (b, c) => b.relay[c].relay, as: 'the drain' },
+  { name: 'consumers', bulk: (b, c) => b.ledger[c].consumers, as: 'the ledger' },
+  { name: 'postgres', bulk: (b, c) => b.relay[c].postgres + b.ledger[c].postgres, as: 'drain + ledger' },
+  { name: 'broker', bulk: (b, c) => b.relay[c].broker + b.ledger[c].broker, as: 'drain + ledger' },
 ];
 
-/** The hop-cost table: CPU per message of each process on the saga path and in bulk, and their ratio. */
+/**
+ * The hop-cost table: CPU and wake-ups (voluntary context switches) per message of each process on the saga path and
+ * in bulk, and their ratio.
+ */
 export function hopCostTable(
   phases: Array<{ name: string; from: number; to: number; cost: Cost }>,
   bulk: { relay: Cost; ledger: Cost },
@@ -77,12 +82,16 @@ export function hopCostTable(
     `| CPU ms per message | ${phases.map((phase) => `saga, ${phase.name}`).join(' | ')} | bulk (${BULK} messages) | ${phases.map((phase) => `ratio, ${phase.name}`).join(' | ')} |`,
     `|---|${phases.map(() => '---|').join('')}---|${phases.map(() => '---|').join('')}`,
   ];
-  for (const row of PROCESS_ROWS) {
-    const floor = row.bulk(bulk);
-    lines.push(
-      `| ${row.name} | ${phases.map((phase) => ms(phase.cost.cpuMs[row.name])).join(' | ')} | ${ms(floor)} (${row.as}) | ${phases.map((phase) => (phase.cost.cpuMs[row.name] / floor).toFixed(1)).join(' | ')} |`,
-    );
-  }
+  for (const [counter, label, digits] of [
+    ['cpuMs', '', 3],
+    ['wakeUps', ', wake-ups per message', 2],
+  ] as const)
+    for (const row of PROCESS_ROWS) {
+      const floor = row.bulk(bulk, counter);
+      lines.push(
+        `| ${row.name}${label} | ${phases.map((phase) => phase.cost[counter][row.name].toFixed(digits)).join(' | ')} | ${floor.toFixed(3)} (${row.as}) | ${phases.map((phase) => (phase.cost[counter][row.name] / floor).toFixed(1)).join(' | ')} |`,
+      );
+    }
   const transactions = bulk.relay.transactions + bulk.ledger.transactions;
   lines.push(
     `| Postgres transactions per message | ${phases.map((phase) => phase.cost.transactions.toFixed(2)).join(' | ')} | ${transactions.toFixed(3)} (drain + ledger) | ${phases.map((phase) => (phase.cost.transactions / transactions).toFixed(1)).join(' | ')} |`,

@@ -10,6 +10,8 @@ export const HOP_PROCESSES: HopProcess[] = ['ingress', 'relay', 'consumers', 'po
 export interface HopSample {
   /** CPU ms so far of each process of each kind, by pid: a process that starts or ends between two samples counts. */
   cpuMs: Record<HopProcess, Map<number, number>>;
+  /** Wake-ups so far (voluntary context switches of all its threads) of each process of each kind, by pid. */
+  wakeUps: Record<HopProcess, Map<number, number>>;
   transactions: number;
   messages: number;
   /** Write system calls of each app so far (`syscw` of /proc/<pid>/io): a query, a Kafka request, an HTTP answer. */
@@ -25,6 +27,20 @@ function writeCalls(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/** Voluntary context switches of all of a process's threads: each is a sleep, so each a wake-up to follow. */
+function wakeUpsOf(pid: number): number {
+  let total = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      total += Number(
+        /voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8'))?.[1] ?? 0,
+      );
+  } catch {
+    // gone meanwhile
+  }
+  return total;
 }
 
 /** Every process whose command name is `comm` (Postgres: the postmaster and all its backends and workers). */
@@ -64,40 +80,56 @@ export async function sampleHops(
     )
   ).rows;
   const [{ messages }] = (await db.query<{ messages: number }>(`SELECT count(*)::int AS messages FROM outbox`)).rows;
+  const pids: Record<HopProcess, number[]> = {
+    ingress: [apps.ingress],
+    relay: [apps.relay],
+    consumers: [apps.consumers],
+    postgres: processesNamed((comm) => comm === 'postgres'),
+    broker: processesNamed((comm, cmdline) => comm === 'java' && cmdline.includes('kafka.Kafka')),
+  };
+  const own = (name: HopProcess) => name === 'postgres' || name === 'broker';
+  const each = (read: (name: HopProcess, pids: number[]) => Map<number, number>) =>
+    Object.fromEntries(HOP_PROCESSES.map((name) => [name, read(name, pids[name])])) as Record<
+      HopProcess,
+      Map<number, number>
+    >;
   return {
-    cpuMs: {
-      ingress: byPid([apps.ingress]),
-      relay: byPid([apps.relay]),
-      consumers: byPid([apps.consumers]),
-      postgres: byPid(
-        processesNamed((comm) => comm === 'postgres'),
-        true,
-      ),
-      broker: byPid(
-        processesNamed((comm, cmdline) => comm === 'java' && cmdline.includes('kafka.Kafka')),
-        true,
-      ),
-    },
+    cpuMs: each((name, list) => byPid(list, own(name))),
+    wakeUps: each((_name, list) => new Map(list.map((pid) => [pid, wakeUpsOf(pid)]))),
     transactions: Number(transactions),
     messages,
     writes: Object.fromEntries(APPS.map((app) => [app, writeCalls(apps[app])])) as Record<AppProcess, number>,
   };
 }
 
-/** CPU ms per message of each process between two samples, and Postgres transactions per message. */
+/** CPU ms and wake-ups per message of each process between two samples, and Postgres transactions per message. */
 export function perMessage(
   from: HopSample,
   to: HopSample,
   messages = to.messages - from.messages,
-): { cpuMs: Record<HopProcess, number>; transactions: number; messages: number; writes: Record<AppProcess, number> } {
-  const spent = (name: HopProcess) =>
-    [...to.cpuMs[name]].reduce((total, [pid, ms]) => total + ms - (from.cpuMs[name].get(pid) ?? 0), 0);
-  const cpuMs = Object.fromEntries(HOP_PROCESSES.map((name) => [name, spent(name) / Math.max(messages, 1)])) as Record<
-    HopProcess,
-    number
-  >;
+): {
+  cpuMs: Record<HopProcess, number>;
+  wakeUps: Record<HopProcess, number>;
+  transactions: number;
+  messages: number;
+  writes: Record<AppProcess, number>;
+} {
+  const per = (counter: 'cpuMs' | 'wakeUps') =>
+    Object.fromEntries(
+      HOP_PROCESSES.map((name) => [
+        name,
+        [...to[counter][name]].reduce((total, [pid, value]) => total + value - (from[counter][name].get(pid) ?? 0), 0) /
+          Math.max(messages, 1),
+      ]),
+    ) as Record<HopProcess, number>;
   const writes = Object.fromEntries(
     APPS.map((app) => [app, (to.writes[app] - from.writes[app]) / Math.max(messages, 1)]),
   ) as Record<AppProcess, number>;
-  return { cpuMs, transactions: (to.transactions - from.transactions) / Math.max(messages, 1), messages, writes };
+  return {
+    cpuMs: per('cpuMs'),
+    wakeUps: per('wakeUps'),
+    transactions: (to.transactions - from.transactions) / Math.max(messages, 1),
+    messages,
+    writes,
+  };
 }
