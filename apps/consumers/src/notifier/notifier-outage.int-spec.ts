@@ -96,6 +96,11 @@ describe('notifier while the email provider is down (real Kafka, Postgres and HT
       what: 'the warm-up emails',
       timeoutMs: 30_000,
     });
+    // Offsets go out up to CONSUMER_COMMIT_INTERVAL_MS after the work they cover: the outage starts once the warm-up's
+    // have, so that any move of the notifier's offsets during it is the outage's.
+    await waitFor(async () => (await notifierCommitted()).slice(0, 2).join() === '1,1', {
+      what: 'the warm-up offsets committed',
+    });
 
     provider.configure({ failureRate: 1, failStatus: 503 });
     const outageStart = Date.now();
