@@ -4,7 +4,7 @@ import { createKafka, ensureTopics, kafkaFromEnv } from '@app/kafka';
 import { Client } from 'pg';
 import { orderEvents, produceAll } from '../consumers/bench-orders';
 import { insertBacklog } from '../relay/bench-events';
-import { HopProcess, perMessage, sampleHops } from './hop-cost';
+import { HopCounter, HopProcess, perMessage, sampleHops } from './hop-cost';
 
 /** Messages in each bulk run. */
 const BULK = Number(process.env.BENCH_BULK || 20_000);
@@ -56,11 +56,9 @@ export async function bulkHops(
   return { relay, ledger };
 }
 
-type Counter = 'cpuMs' | 'wakeUps';
-
 const PROCESS_ROWS: Array<{
   name: HopProcess;
-  bulk: (bulk: { relay: Cost; ledger: Cost }, counter: Counter) => number;
+  bulk: (bulk: { relay: Cost; ledger: Cost }, counter: HopCounter) => number;
   as: string;
 }> = [
   { name: 'relay', bulk: (b, c) => b.relay[c].relay, as: 'the drain' },

@@ -19,6 +19,8 @@ export interface HopSample {
 }
 
 export type AppProcess = 'ingress' | 'relay' | 'consumers';
+/** What is counted per process: CPU ms, and wake-ups (voluntary context switches). */
+export type HopCounter = 'cpuMs' | 'wakeUps';
 const APPS: AppProcess[] = ['ingress', 'relay', 'consumers'];
 
 function writeCalls(pid: number): number {
@@ -114,7 +116,7 @@ export function perMessage(
   messages: number;
   writes: Record<AppProcess, number>;
 } {
-  const per = (counter: 'cpuMs' | 'wakeUps') =>
+  const per = (counter: HopCounter) =>
     Object.fromEntries(
       HOP_PROCESSES.map((name) => [
         name,
