@@ -95,7 +95,8 @@ export function burstSummary(result: BurstResult) {
       return reasons;
     }, {}),
     other: count((answer) => answer.status !== 202 && answer.status !== 200 && !fastRefusal(answer)),
-    slowestMs: Math.max(...result.answers.map((answer) => answer.latencyMs)),
+    // A reduce, not Math.max(...answers): an overload phase has more answers than a call takes arguments.
+    slowestMs: result.answers.reduce((slowest, answer) => Math.max(slowest, answer.latencyMs), 0),
     acceptedPerSecond: (count((answer) => answer.status === 202) / result.elapsedMs) * 1000,
   };
 }
