@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { LoadRequest } from '../lib/http-load';
+import { summary } from '../lib/stats';
 
 /** One answer of the burst phase. */
 export interface BurstAnswer {
@@ -97,6 +98,9 @@ export function burstSummary(result: BurstResult) {
     other: count((answer) => answer.status !== 202 && answer.status !== 200 && !fastRefusal(answer)),
     // A reduce, not Math.max(...answers): an overload phase has more answers than a call takes arguments.
     slowestMs: result.answers.reduce((slowest, answer) => Math.max(slowest, answer.latencyMs), 0),
+    p99Ms: summary(result.answers.map((answer) => answer.latencyMs)).p99,
+    /** Answers slower than the 2 s goal: a few stragglers and a slow crowd read differently. */
+    overTwoSeconds: count((answer) => answer.latencyMs > 2_000),
     acceptedPerSecond: (count((answer) => answer.status === 202) / result.elapsedMs) * 1000,
   };
 }

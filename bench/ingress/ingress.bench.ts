@@ -312,8 +312,8 @@ async function main(): Promise<void> {
     `| naive inline handler, maximum (${CONNECTIONS} connections) | ${perSecond(naiveMax, 202).toFixed(0)} req/s |`,
     ...(burst
       ? [
-          `| burst: ${BURST} deliveries at once on a cold ingress | slowest ${ms(burst.burst.slowestMs)}; ${burst.burst.accepted} × 202, ${burst.burst.shed} × 503 overloaded ${JSON.stringify(burst.burst.reasons)}, ${burst.burst.other} other |`,
-          `| overload: 5 × ${primary.max.acceptedPerSecond.toFixed(0)}/s offered for ${OVERLOAD_SECONDS} s (the load generator reached ${burst.overload.offeredPerSecond.toFixed(0)}/s) | slowest ${ms(burst.overload.slowestMs)}; ${burst.overload.accepted} × 202 (${burst.overload.acceptedPerSecond.toFixed(0)}/s), ${burst.overload.shed} × 503 overloaded ${JSON.stringify(burst.overload.reasons)}, ${burst.overload.other} other; 202s without their row: ${burst.missingRows} |`,
+          `| burst: ${BURST} deliveries at once on a cold ingress | slowest ${ms(burst.burst.slowestMs)} (p99 ${ms(burst.burst.p99Ms)}, ${burst.burst.overTwoSeconds} over 2 s); ${burst.burst.accepted} × 202, ${burst.burst.shed} × 503 overloaded ${JSON.stringify(burst.burst.reasons)}, ${burst.burst.other} other |`,
+          `| overload: 5 × ${primary.max.acceptedPerSecond.toFixed(0)}/s offered for ${OVERLOAD_SECONDS} s (the load generator reached ${burst.overload.offeredPerSecond.toFixed(0)}/s) | slowest ${ms(burst.overload.slowestMs)} (p99 ${ms(burst.overload.p99Ms)}, ${burst.overload.overTwoSeconds} over 2 s); ${burst.overload.accepted} × 202 (${burst.overload.acceptedPerSecond.toFixed(0)}/s), ${burst.overload.shed} × 503 overloaded ${JSON.stringify(burst.overload.reasons)}, ${burst.overload.other} other; 202s without their row: ${burst.missingRows} |`,
         ]
       : []),
     ``,

@@ -34,11 +34,15 @@ export class DeliveryAttempt {
     const began = performance.now();
     const outcome = (result: Omit<Partial<AttemptOutcome>, 'result'> & { result?: AttemptResult }): AttemptOutcome => {
       // A failed attempt's verdict, as for every kind of task: retryable after the schedule's next wait, or discarded.
-      const failure = decideTaskFailure(
-        { attempts: delivery.attempts, dependencyFailures: 0, firstFailedAt: null },
-        new Error(result.error ?? 'failed'),
-        { retry: this.deps.schedule.policy, ceilingMs: 0 },
-      );
+      // A delivered attempt needs none, nor the Error it is judged by (most attempts: the busy path).
+      const failure =
+        result.result === 'delivered'
+          ? undefined
+          : decideTaskFailure(
+              { attempts: delivery.attempts, dependencyFailures: 0, firstFailedAt: null },
+              new Error(result.error ?? 'failed'),
+              { retry: this.deps.schedule.policy, ceilingMs: 0 },
+            );
       return {
         deliveryId: delivery.id,
         endpointId: delivery.endpointId,
@@ -52,8 +56,8 @@ export class DeliveryAttempt {
         error: null,
         worker: this.deps.worker,
         ...result,
-        result: result.result ?? failure.verdict,
-        retryInMs: result.result === 'delivered' ? null : failure.retryInMs,
+        result: result.result ?? failure!.verdict,
+        retryInMs: failure ? failure.retryInMs : null,
       };
     };
 
