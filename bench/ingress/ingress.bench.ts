@@ -11,10 +11,11 @@
 //   6. a naive inline handler with a 200 ms slow step in the request: the design hookrail replaces (the same server,
 //      STEP_MS=200)
 //   7. a burst against a cold ingress (a fresh process): BENCH_BURST (2,000) deliveries at once, then 5× the
-//      maximum sustained rate of (2) for BENCH_OVERLOAD_SECONDS (10): the slowest answer, the answers by kind (202,
-//      200 duplicate, a fast 503 overloaded or 429 with Retry-After, anything else), every 202's row, and the accepted
-//      rate during the overload against (2)'s; BENCH_BURST=0 skips it. The load generator keeps at most 2,000 requests
-//      open (MAX_SENDERS); an answer's latency runs from when its request got a socket
+//      maximum sustained rate of (2) for BENCH_OVERLOAD_SECONDS (10): the slowest answer, the p99 and the answers
+//      over 2 s, the answers by kind (202, 200 duplicate, a fast 503 overloaded or 429 with Retry-After, anything
+//      else), every 202's row, and the accepted rate during the overload against (2)'s; BENCH_BURST=0 skips it. The
+//      load generator keeps at most 2,000 requests open (MAX_SENDERS); an answer's latency runs from when its request
+//      got a socket
 // Prints a table and the goals; peak RSS from /proc. The ingress runs as `npm run start:ingress` starts it
 // (scripts/run-built.js and the compiled app), with the Node flags of its start script (BENCH_INGRESS_NODE_OPTIONS replaces them; set but empty: none); BENCH_INGRESS_ENV adds variables
 // ("GROUP_COMMIT_WAIT_MS=1 DATABASE_POOL_SIZE=10").
