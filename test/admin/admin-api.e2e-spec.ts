@@ -150,7 +150,22 @@ describe('/admin API (real ingress, Kafka and Postgres)', () => {
       byTopic: [{ topic: 'shop.orders', unpublished: 1 }],
     });
 
-    const lag = await call('GET', `/admin/lag?group=${scenario.healthy.group}&group=${scenario.storeGroupId}`);
+    // The healthy group's last offset goes out up to CONSUMER_COMMIT_INTERVAL_MS after its work: poll until it has.
+    const caughtUp = (rows: Array<Record<string, unknown>>) =>
+      rows.some(
+        (row) =>
+          row.groupId === scenario.healthy.group &&
+          row.topic === scenario.inputTopic &&
+          row.partition === 0 &&
+          row.lag === 0,
+      );
+    const lag = await waitFor(
+      async () => {
+        const answer = await call('GET', `/admin/lag?group=${scenario.healthy.group}&group=${scenario.storeGroupId}`);
+        return answer.status !== 200 || caughtUp(answer.body) ? answer : undefined;
+      },
+      { what: "the healthy group's offsets committed" },
+    );
     expect(lag.status).toBe(200);
     expect(lag.body).toContainEqual(
       expect.objectContaining({ groupId: scenario.healthy.group, topic: scenario.inputTopic, partition: 0, lag: 0 }),
