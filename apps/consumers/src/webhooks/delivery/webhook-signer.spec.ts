@@ -26,6 +26,17 @@ describe('WebhookSigner', () => {
     expect(() => new Webhook(oldSecret).verify(`${payload} `, headers)).toThrow('No matching signature found');
   });
 
+  it("signs as the reference library does, byte for byte, whatever the payload's characters and the key's bytes", () => {
+    const secret = `whsec_${Buffer.from(Array.from({ length: 32 }, (_, i) => 255 - i * 7)).toString('base64')}`;
+    const unicode = '{"note":"café — 東京 €","emoji":"🦀"}';
+    const now = new Date(Math.floor(Date.now() / 1000) * 1000 + 999); // the timestamp is in whole seconds, floored
+    const headers = new WebhookSigner().headers(event, unicode, [secret], now);
+    expect(secret).toMatch(/[+/]/);
+    expect(headers['webhook-timestamp']).toBe(String(Math.floor(now.getTime() / 1000)));
+    expect(headers['webhook-signature']).toBe(new Webhook(secret).sign(event.id, now, unicode));
+    expect(new Webhook(secret).verify(unicode, headers)).toEqual(JSON.parse(unicode));
+  });
+
   it('sends the CloudEvents attributes as ce-* headers, percent-encoding what is not printable ASCII', () => {
     const headers = new WebhookSigner().headers(
       { ...event, source: '/sources/café "x" 100%' },
