@@ -25,7 +25,11 @@ export interface BurstResult {
  * thousands of connections, running out of ports and descriptors, and counting its own failures as the ingress's.
  */
 export const MAX_SENDERS = 2_000;
-const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SENDERS });
+/**
+ * Each sender keeps its connection between requests: with Node's default of 256 idle sockets kept, a lull closed the
+ * rest and the next requests connected anew, some of them seconds late (the overload's stragglers, up to 48 s).
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SENDERS, maxFreeSockets: MAX_SENDERS });
 
 /** An answer's latency runs from its due time, or from when its request got a socket if that was later. */
 function sendDetailed(port: number, request: LoadRequest, dueAt: number): Promise<BurstAnswer> {
