@@ -17,7 +17,7 @@ export const WEBHOOK_SECRET_FORMAT =
  * is decoded from), or undefined when it can. The reason never quotes the secret: it says where it goes wrong.
  */
 export function webhookSecretProblem(secret: string): string | undefined {
-  const key = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  const key = secretBase64(secret);
   if (key.length === 0) return `there is nothing after ${SECRET_PREFIX}`;
   if (key.includes('…')) return 'it still holds the placeholder "…"';
   const bad = key.search(/[^A-Za-z0-9+/=]/);
@@ -30,6 +30,16 @@ export function webhookSecretProblem(secret: string): string | undefined {
   if (key.length % 4 !== 0)
     return `the base64 after ${SECRET_PREFIX} is ${key.length} characters long, not a multiple of 4 (cut short, or its "=" padding is missing)`;
   return undefined;
+}
+
+/** The HMAC key of a Standard Webhooks signing secret: the bytes of its base64 (check it first: `webhookSecretProblem`). */
+export function webhookSecretKey(secret: string): Buffer {
+  return Buffer.from(secretBase64(secret), 'base64');
+}
+
+/** The base64 of a secret, after its optional `whsec_`. */
+function secretBase64(secret: string): string {
+  return secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
 }
 
 /** What the API and the CLI show of a secret after its creation: never the secret itself. */

@@ -1,5 +1,5 @@
 import { dataSchemaOf } from '@app/contracts';
-import { webhookSecretProblem } from '@app/webhooks';
+import { webhookSecretKey, webhookSecretProblem } from '@app/webhooks';
 import { createHmac } from 'node:crypto';
 
 /** The CloudEvents attributes of a delivery, sent as `ce-*` headers (HTTP binding, binary mode). */
@@ -15,7 +15,6 @@ export interface SignedEvent {
 }
 
 const MAX_CACHED_SECRETS = 1_000;
-const SECRET_PREFIX = 'whsec_';
 
 /** One of the endpoint's secrets cannot sign: which one (newest first, as `endpoints show` lists them) and why. */
 export class InvalidSigningSecretError extends Error {
@@ -28,8 +27,8 @@ export class InvalidSigningSecretError extends Error {
  * one `v1,` signature per active secret, separated by spaces, as the spec allows during a rotation) and the
  * CloudEvents HTTP binding's `ce-*` attributes (`ce-id` the producer's own id of an event posted to `POST /events`,
  * `ce-hookrailid` hookrail's), so that the body stays the event's data and either kind of receiver can read it.
- * The HMAC is node's own, as the ingress's check is: the `standardwebhooks` library's pure-JavaScript SHA-256 took
- * 2 % of the consumers' CPU in bench:webhooks. The tests verify every signature with that library.
+ * The HMAC is node's own, as the ingress's check is: a third of the CPU of the `standardwebhooks` library's
+ * pure-JavaScript SHA-256 (`npm run bench:signer`). The tests verify every signature with that library.
  */
 export class WebhookSigner {
   /** Each secret's HMAC key: the bytes of the base64 after `whsec_`. */
@@ -72,7 +71,7 @@ export class WebhookSigner {
           `signing secret ${index + 1} of ${count} (newest first) is not a Standard Webhooks signing secret: ${problem}`,
         );
       if (this.keys.size >= MAX_CACHED_SECRETS) this.keys.clear();
-      key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+      key = webhookSecretKey(secret);
       this.keys.set(secret, key);
     }
     return key;

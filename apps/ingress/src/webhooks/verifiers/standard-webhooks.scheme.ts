@@ -1,11 +1,10 @@
 import { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { badSignature } from '@app/http';
+import { webhookSecretKey } from '@app/webhooks';
 import { hmacSha256Base64, sameDigest } from './hmac';
 import { DeliveryIdentity, header, WebhookScheme } from './webhook-scheme';
 import { checkTimestamp } from './timestamp';
-
-const SECRET_PREFIX = 'whsec_';
 
 /**
  * Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature): `v1,<base64 HMAC-SHA256 of
@@ -23,7 +22,7 @@ export class StandardWebhooksScheme implements WebhookScheme {
   ) {
     this.keys = secrets.map((secret) => {
       new Webhook(secret); // the reference library's check of the secret: base64, not empty
-      return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+      return webhookSecretKey(secret);
     });
   }
 
