@@ -13,9 +13,6 @@ const script = path.join(root, 'scripts/db/pg-secure.sh');
  * The secure development Postgres (`scripts/db/pg-secure.sh up`: a second cluster that accepts only TLS with a
  * password), started when it does not answer yet. Its state dir holds the CA and the password of `hookrail`.
  */
-/** SQLSTATE 42501: here, another role's backend that this role may not terminate. */
-const INSUFFICIENT_PRIVILEGE = '42501';
-
 export class SecurePostgres {
   private constructor(private readonly serverUrl: string) {}
 
@@ -59,7 +56,8 @@ export class SecurePostgres {
       name,
       url,
       // A refused connection's backend (a wrong password or CA, say) can linger a moment with no role yet, and a
-      // role that is no superuser may not end it: the drop is tried again until it has gone.
+      // role that is no superuser may not end it: the drop is tried again until it has gone (waitFor retries on an
+      // error and, past its deadline, reports the last one).
       drop: () =>
         waitFor(
           () =>
@@ -67,10 +65,6 @@ export class SecurePostgres {
               client
                 .query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
                 .then(() => true)
-                .catch((error: { code?: string }) => {
-                  if (error.code === INSUFFICIENT_PRIVILEGE) return false;
-                  throw error;
-                })
                 .finally(() => client.end()),
             ),
           { timeoutMs: 15_000, what: `database ${name} dropped` },
